@@ -1,0 +1,111 @@
+"""The ``cassino`` command: the engine contract of NOTATION.md (moves, perft, apply) and the apps."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .errors import IllegalMoveError, PositionError
+from .moves import MoveError, format_code, parse_code
+from .notation import position_to_json, read_position_text
+from .perft import divide, perft
+
+
+class CliError(Exception):
+    """A user error: printed as one line on standard error, exit status 2."""
+
+
+def _position(text: str):  # type: ignore[no-untyped-def]
+    try:
+        return read_position_text(text)
+    except PositionError as exc:
+        raise CliError(f"bad position: {exc}") from None
+
+
+def cmd_moves(args: argparse.Namespace) -> None:
+    """Print the legal moves, one canonical line each, sorted."""
+    state = _position(args.position)
+    lines = sorted(format_code(c) for c in state.legal_codes())
+    if lines:
+        sys.stdout.write("\n".join(lines) + "\n")
+
+
+def cmd_perft(args: argparse.Namespace) -> None:
+    """Print the perft count (after the per-move counts with --divide)."""
+    state = _position(args.position)
+    if args.depth < 0:
+        raise CliError(f"depth must be 0 or more, got {args.depth}")
+    if args.divide and args.depth > 0:
+        rows = divide(state, args.depth)
+        for line, n in rows:
+            print(f"{line}: {n}")
+        print(sum(n for _, n in rows))
+    else:
+        print(perft(state, args.depth))
+
+
+def cmd_apply(args: argparse.Namespace) -> None:
+    """Apply moves in order and print the resulting position as JSON."""
+    state = _position(args.position)
+    for i, text in enumerate(args.moves, 1):
+        try:
+            code = parse_code(text)
+            state.play(code)
+        except (MoveError, IllegalMoveError) as exc:
+            raise CliError(f"move {i} of {len(args.moves)}: {exc}") from None
+    print(json.dumps(position_to_json(state), separators=(",", ":")))
+
+
+def cmd_play(args: argparse.Namespace) -> None:
+    """Play a game in the terminal."""
+    from .play_plain import run_plain
+
+    run_plain(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``cassino`` command."""
+    parser = argparse.ArgumentParser(prog="cassino", description="Casino (Cassino), the card game: engine and apps.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("moves", help="list the legal moves of a position")
+    p.add_argument("position", help="position JSON text, a file holding it, or - for standard input")
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("perft", help="count move sequences of a given depth")
+    p.add_argument("position", help="position JSON text, a file holding it, or - for standard input")
+    p.add_argument("depth", type=int)
+    p.add_argument("--divide", action="store_true", help="also print the count under each legal move")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("apply", help="apply moves and print the resulting position")
+    p.add_argument("position", help="position JSON text, a file holding it, or - for standard input")
+    p.add_argument("moves", nargs="+", metavar="MOVE")
+    p.set_defaults(func=cmd_apply)
+
+    p = sub.add_parser("play", help="play a game in the terminal")
+    from .play_plain import add_play_arguments
+
+    add_play_arguments(p)
+    p.set_defaults(func=cmd_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; user errors print one clear line and exit with status 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except CliError as exc:
+        print(f"cassino {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

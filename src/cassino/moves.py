@@ -1,0 +1,163 @@
+"""Moves: one int on the hot path, a small frozen value for everyone else.
+
+A move is fully identified by its kind, the card played, the value and the set of table cards it
+takes or joins (NOTATION.md: the same cards with the same value are one move), so all four pack into
+one int: ``kind | card << 2 | value << 8 | table_mask << 12``. Value 0 marks the classic court
+pairing, written with the rank letter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from .cards import RANKS, Card, CardError, CardMask, card_name, cards_of, format_cards, mask_of, parse_card
+
+MoveCode: TypeAlias = int
+
+TRAIL, CAPTURE, BUILD = 0, 1, 2
+KIND_NAMES = ("trail", "capture", "build")
+
+
+class MoveError(ValueError):
+    """A move string that cannot be read."""
+
+
+def encode(kind: int, card: Card, value: int, table: CardMask) -> MoveCode:
+    """Pack a move into its int code."""
+    return kind | card << 2 | value << 8 | table << 12
+
+
+def code_kind(code: MoveCode) -> int:
+    """The kind of a move code (TRAIL, CAPTURE or BUILD)."""
+    return code & 3
+
+
+def code_card(code: MoveCode) -> Card:
+    """The card a move code plays."""
+    return (code >> 2) & 63
+
+
+def code_value(code: MoveCode) -> int:
+    """The value of a move code (0: classic court pairing or trail)."""
+    return (code >> 8) & 15
+
+
+def code_table(code: MoveCode) -> CardMask:
+    """The table cards a move code takes or joins."""
+    return code >> 12
+
+
+def format_code(code: MoveCode) -> str:
+    """The canonical line of a move code."""
+    kind = code & 3
+    card = (code >> 2) & 63
+    if kind == TRAIL:
+        return "trail " + card_name(card)
+    value = (code >> 8) & 15
+    shown = str(value) if value else RANKS[card >> 2]
+    return f"{KIND_NAMES[kind]} {card_name(card)} {shown}: {format_cards(code >> 12)}"
+
+
+_LINE = re.compile(r"^\s*(trail|capture|build)\s+(\S+)\s*(?:\s(\S+?)\s*:\s*(.*?))?\s*$", re.IGNORECASE)
+
+
+def parse_code(text: str) -> MoveCode:
+    """Read a move line; lenient on spacing, case and card order, strict on content."""
+    m = _LINE.match(text)
+    if not m:
+        raise MoveError(
+            f"{text!r} is not a move: write 'trail CARD', 'capture CARD VALUE: CARDS' or 'build CARD VALUE: CARDS'"
+        )
+    kind_word, card_text, value_text, cards_text = m.groups()
+    kind = KIND_NAMES.index(kind_word.lower())
+    try:
+        card = parse_card(card_text)
+    except CardError as exc:
+        raise MoveError(f"in move {text!r}: {exc}") from None
+    if kind == TRAIL:
+        if value_text is not None:
+            raise MoveError(f"in move {text!r}: a trail takes nothing, so it has no value and no cards")
+        return encode(TRAIL, card, 0, 0)
+    if value_text is None:
+        raise MoveError(f"in move {text!r}: a {kind_word.lower()} needs a value and cards, e.g. '{kind_word.lower()} {card_name(card)} 8: 5s'")
+    if value_text.isdigit():
+        value = int(value_text)
+        if not 1 <= value <= 14:
+            raise MoveError(f"in move {text!r}: the value must be 1..14, got {value}")
+    elif value_text.upper() == RANKS[card >> 2] and kind == CAPTURE and card >> 2 >= 10:
+        value = 0
+    else:
+        raise MoveError(f"in move {text!r}: {value_text!r} is not a value (a number 1..14, or the rank letter of a court card capturing by pairing)")
+    words = cards_text.replace(",", " ").split()
+    if not words:
+        raise MoveError(f"in move {text!r}: no table cards named after the ':'")
+    try:
+        taken = [parse_card(w) for w in words]
+    except CardError as exc:
+        raise MoveError(f"in move {text!r}: {exc}") from None
+    table = mask_of(taken)
+    if table.bit_count() != len(taken):
+        raise MoveError(f"in move {text!r}: a table card is named twice")
+    if table >> card & 1:
+        raise MoveError(f"in move {text!r}: the played card {card_name(card)} cannot also be a table card")
+    return encode(kind, card, value, table)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move as a value: ``Move.parse('build 3h 8: 5s')``, ``str(move)``, ``move.code``."""
+
+    code: MoveCode
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move in NOTATION.md form (see ``parse_code``)."""
+        return cls(parse_code(text))
+
+    @classmethod
+    def trail(cls, card: Card) -> Move:
+        """Trail a card."""
+        return cls(encode(TRAIL, card, 0, 0))
+
+    @classmethod
+    def capture(cls, card: Card, value: int, table: CardMask) -> Move:
+        """Capture the table cards ``table`` with ``card`` counting ``value`` (0: court pairing)."""
+        return cls(encode(CAPTURE, card, value, table))
+
+    @classmethod
+    def build(cls, card: Card, value: int, table: CardMask) -> Move:
+        """Build ``value`` from ``card`` and the table cards ``table``."""
+        return cls(encode(BUILD, card, value, table))
+
+    @property
+    def kind(self) -> str:
+        """``trail``, ``capture`` or ``build``."""
+        return KIND_NAMES[self.code & 3]
+
+    @property
+    def card(self) -> Card:
+        """The card played from hand."""
+        return (self.code >> 2) & 63
+
+    @property
+    def value(self) -> int:
+        """The capture or build value (0 for a trail or a classic court pairing)."""
+        return (self.code >> 8) & 15
+
+    @property
+    def table(self) -> CardMask:
+        """The table cards taken or joined, as a mask."""
+        return self.code >> 12
+
+    @property
+    def table_cards(self) -> list[Card]:
+        """The table cards taken or joined, in canonical order."""
+        return cards_of(self.code >> 12)
+
+    def __str__(self) -> str:
+        return format_code(self.code)
+
+    def __repr__(self) -> str:
+        return f"Move.parse({format_code(self.code)!r})"

@@ -1,0 +1,44 @@
+"""The greedy player: the move with the best immediate gain in cards and points."""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import ACES_MASK, BIG_CASINO, LITTLE_CASINO, SPADES_MASK
+from ..moves import BUILD, CAPTURE, MoveCode
+from ..view import View
+from .base import register
+
+
+def immediate_gain(view: View, code: MoveCode) -> float:
+    """What a move takes now: cards, spades, casinos, aces and a sweep; builds count a little."""
+    kind = code & 3
+    taken = code >> 12
+    if kind == CAPTURE:
+        got = taken | 1 << ((code >> 2) & 63)
+        gain = got.bit_count() * 0.2 + (got & SPADES_MASK).bit_count() * 0.1
+        gain += (got & ACES_MASK).bit_count() + 2 * (got >> BIG_CASINO & 1) + (got >> LITTLE_CASINO & 1)
+        left = view.loose & ~taken
+        if not left and not any(not b[0] & taken for b in view.builds):
+            gain += 1.0
+        return gain
+    if kind == BUILD:
+        return 0.05 * (taken.bit_count() + 1)
+    return -0.01 * ((code >> 2) & 63 in (BIG_CASINO, LITTLE_CASINO))
+
+
+class GreedyPlayer:
+    """Maximises the immediate gain; ties broken at random from a seed."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> MoveCode:
+        """The legal move with the highest immediate gain."""
+        best = max(immediate_gain(view, c) for c in view.legal)
+        return self.rng.choice([c for c in view.legal if immediate_gain(view, c) == best])
+
+
+register("greedy", GreedyPlayer)

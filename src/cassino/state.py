@@ -1,0 +1,305 @@
+"""The position of one hand: cards everywhere, whose turn, and play with push/pop.
+
+``State`` is mutable like a chess board: ``push`` applies a move (and whatever follows it: the draw,
+the next deal, the end of the hand and its scoring), ``pop`` undoes it exactly. Every field that
+changes is an immutable int or tuple, so the undo record is just the old field values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TypeAlias
+
+from . import movegen
+from .cards import CLASSIC_VALUES, ROYAL_VALUES, Card, CardMask, format_cards
+from .errors import IllegalMoveError
+from .moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, format_code
+from .rules import Rules
+from .scoring import HandScore, decide_winner, score_hand
+
+BuildTuple: TypeAlias = tuple[CardMask, int, int]
+"""A build on the table: (its cards, declared value, owner seat)."""
+
+_Snapshot: TypeAlias = tuple[
+    tuple[CardMask, ...], CardMask, tuple[BuildTuple, ...], tuple[CardMask, ...], int,
+    tuple[int, ...], int, tuple[int, ...], int, int, "HandScore | None", MoveCode,
+]
+
+
+def deal_order(players: int, dealer: int, first: bool) -> list[int]:
+    """Who receives each two-card packet of one round: seats from the eldest to the dealer, with
+    the table (-1) just before the dealer on the first deal of a hand (RULES.md section 3)."""
+    seats = [(dealer + i) % players for i in range(1, players)]
+    if first:
+        seats.append(-1)
+    seats.append(dealer)
+    return seats
+
+
+class State:
+    """One hand of Casino in progress (or finished), with undo."""
+
+    __slots__ = (
+        "rules", "values", "ace_high", "players", "dealer", "stock",
+        "hands", "loose", "builds", "captured", "stock_pos", "sweeps", "last_capturer",
+        "scores", "winner", "to_move", "result", "_stack",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        dealer: int,
+        to_move: int,
+        hands: Sequence[CardMask],
+        loose: CardMask,
+        builds: Iterable[BuildTuple],
+        stock: Sequence[Card],
+        captured: Sequence[CardMask],
+        sweeps: Sequence[int] = (),
+        last_capturer: int = -1,
+        scores: Sequence[int] | None = None,
+        winner: int = -1,
+        result: HandScore | None = None,
+    ) -> None:
+        self.rules = rules
+        self.values = ROYAL_VALUES if rules.royal else CLASSIC_VALUES
+        self.ace_high = rules.royal and rules.royal_ace_high
+        self.players = rules.players
+        self.dealer = dealer
+        self.to_move = to_move
+        self.hands: tuple[CardMask, ...] = tuple(hands)
+        self.loose = loose
+        self.builds: tuple[BuildTuple, ...] = _sorted_builds(builds)
+        self.stock: tuple[Card, ...] = tuple(stock)
+        self.stock_pos = 0
+        self.captured: tuple[CardMask, ...] = tuple(captured)
+        self.sweeps: tuple[int, ...] = tuple(sweeps)
+        self.last_capturer = last_capturer
+        self.scores: tuple[int, ...] = tuple(scores) if scores is not None else (0,) * rules.sides
+        self.winner = winner
+        self.result = result
+        self._stack: list[_Snapshot] = []
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def new_hand(cls, rules: Rules, deck: Sequence[Card], dealer: int = 0, scores: Sequence[int] | None = None) -> State:
+        """The position after the first deal of a hand from a shuffled deck (top card first)."""
+        if sorted(deck) != list(range(52)):
+            raise ValueError("a deck must hold each of the 52 cards exactly once")
+        n = rules.players
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer seat {dealer} is out of range for {n} players")
+        hands = [0] * n
+        table = 0
+        pos = 0
+        for _ in range(2):
+            for who in deal_order(n, dealer, True):
+                packet = (1 << deck[pos]) | (1 << deck[pos + 1])
+                pos += 2
+                if who < 0:
+                    table |= packet
+                else:
+                    hands[who] |= packet
+        state = cls(
+            rules, dealer=dealer, to_move=(dealer + 1) % n, hands=hands, loose=table, builds=(),
+            stock=deck[pos:], captured=[0] * n, scores=scores,
+        )
+        return state
+
+    def copy(self) -> State:
+        """An independent copy of the position (without the undo history)."""
+        other = State.__new__(State)
+        for name in State.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._stack = []
+        return other
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def remaining_stock(self) -> tuple[Card, ...]:
+        """The undealt cards, next to be dealt first."""
+        return self.stock[self.stock_pos:]
+
+    @property
+    def last_deal(self) -> bool:
+        """True on the final deal of the hand: the stock is empty."""
+        return self.stock_pos >= len(self.stock)
+
+    @property
+    def hand_over(self) -> bool:
+        """True when every hand and the stock are empty: no move is left in this hand."""
+        return not any(self.hands) and self.last_deal
+
+    @property
+    def game_over(self) -> bool:
+        """True when the game has a winner."""
+        return self.winner >= 0
+
+    @property
+    def table_mask(self) -> CardMask:
+        """Every card on the table, loose or in builds."""
+        m = self.loose
+        for b in self.builds:
+            m |= b[0]
+        return m
+
+    @property
+    def moves_played(self) -> int:
+        """How many moves were pushed (and not popped) on this object."""
+        return len(self._stack)
+
+    def history(self) -> list[MoveCode]:
+        """The codes of the moves pushed on this object (and not popped), oldest first."""
+        return [snap[-1] for snap in self._stack]
+
+    def deal_number(self) -> int:
+        """Which deal of the hand is in play, from 1 (always 1 under ``draw``)."""
+        if self.rules.draw:
+            return 1
+        per_deal = 4 * self.players
+        return self.rules.deals_per_hand - len(self.remaining_stock) // per_deal
+
+    def legal_codes(self) -> list[MoveCode]:
+        """The legal moves as int codes (the fast path)."""
+        return movegen.generate(self)
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves, sorted by their canonical lines."""
+        return [Move(c) for c in sorted(movegen.generate(self), key=format_code)]
+
+    def is_legal(self, move: Move | MoveCode) -> bool:
+        """True when the move is legal here."""
+        code = move.code if isinstance(move, Move) else move
+        return code in movegen.generate(self)
+
+    def verify(self, move: Move | MoveCode) -> None:
+        """Raise IllegalMoveError naming the move and the rule that forbids it; do nothing if legal."""
+        code = move.code if isinstance(move, Move) else move
+        if code in movegen.generate(self):
+            return
+        from .explain import explain_illegal
+
+        raise IllegalMoveError(format_code(code), explain_illegal(self, code))
+
+    def play(self, move: Move | MoveCode) -> None:
+        """Check a move and apply it; an illegal move raises and changes nothing."""
+        self.verify(move)
+        self.push(move.code if isinstance(move, Move) else move)
+
+    # ----------------------------------------------------------------- play
+    def push(self, code: MoveCode) -> None:
+        """Apply a move code without checking it (see ``play``), then draw, deal or end the hand."""
+        self._stack.append((
+            self.hands, self.loose, self.builds, self.captured, self.stock_pos, self.sweeps,
+            self.last_capturer, self.scores, self.winner, self.to_move, self.result, code,
+        ))
+        seat = self.to_move
+        kind = code & 3
+        card_bit = 1 << ((code >> 2) & 63)
+        hands = list(self.hands)
+        hands[seat] ^= card_bit
+        if kind == TRAIL:
+            self.loose |= card_bit
+        else:
+            taken = code >> 12
+            self.loose &= ~taken
+            builds = self.builds
+            if any(b[0] & taken for b in builds):
+                builds = tuple(b for b in builds if not b[0] & taken)
+            if kind == CAPTURE:
+                captured = list(self.captured)
+                captured[seat] |= taken | card_bit
+                self.captured = tuple(captured)
+                self.last_capturer = seat
+                self.builds = builds
+                if not self.loose and not builds:
+                    self.sweeps = (*self.sweeps, seat)
+            else:
+                new = (taken | card_bit, (code >> 8) & 15, seat)
+                self.builds = _sorted_builds((*builds, new))
+        stock = self.stock
+        pos = self.stock_pos
+        if self.rules.draw and pos < len(stock):
+            hands[seat] |= 1 << stock[pos]
+            self.stock_pos = pos + 1
+        n = self.players
+        if any(hands):
+            self.hands = tuple(hands)
+            nxt = (seat + 1) % n
+            while not hands[nxt]:
+                nxt = (nxt + 1) % n
+            self.to_move = nxt
+        elif self.stock_pos < len(stock):
+            self._deal_round(hands)
+        else:
+            self.hands = tuple(hands)
+            self._end_hand()
+
+    def pop(self) -> MoveCode:
+        """Undo the last pushed move exactly and return its code."""
+        (
+            self.hands, self.loose, self.builds, self.captured, self.stock_pos, self.sweeps,
+            self.last_capturer, self.scores, self.winner, self.to_move, self.result, code,
+        ) = self._stack.pop()
+        return code
+
+    def _deal_round(self, hands: list[CardMask]) -> None:
+        """A later deal: four cards each, two at a time, eldest first and dealer last."""
+        stock = self.stock
+        pos = self.stock_pos
+        order = deal_order(self.players, self.dealer, False)
+        for _ in range(2):
+            for who in order:
+                for _card in range(2):
+                    if pos < len(stock):
+                        hands[who] |= 1 << stock[pos]
+                        pos += 1
+        self.stock_pos = pos
+        self.hands = tuple(hands)
+        self.to_move = (self.dealer + 1) % self.players
+
+    def _end_hand(self) -> None:
+        """The residue to the last capturer, the hand scored, the game decided if it is."""
+        if self.last_capturer >= 0:
+            residue = self.table_mask
+            if residue:
+                captured = list(self.captured)
+                captured[self.last_capturer] |= residue
+                self.captured = tuple(captured)
+                self.loose = 0
+                self.builds = ()
+        result = score_hand(self.rules, self.captured, self.sweeps)
+        self.result = result
+        before = self.scores
+        self.scores = tuple(s + p for s, p in zip(before, result.points))
+        self.winner = decide_winner(self.rules, before, result)
+        self.to_move = (self.dealer + 1) % self.players
+
+    # ----------------------------------------------------------------- comparison
+    def key(self) -> tuple[object, ...]:
+        """Everything that defines the position (not the undo history), for equality and hashing."""
+        return (
+            self.rules, self.dealer, self.to_move, self.hands, self.loose, self.builds,
+            self.remaining_stock, self.captured, self.sweeps, self.last_capturer, self.scores, self.winner,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        table = format_cards(self.loose)
+        builds = ", ".join(f"[{format_cards(b[0])}]={b[1]}@{b[2]}" for b in self.builds)
+        hands = " | ".join(format_cards(h) for h in self.hands)
+        return f"<State to_move={self.to_move} table=({table}; {builds}) hands=({hands}) stock={len(self.remaining_stock)}>"
+
+
+def _sorted_builds(builds: Iterable[BuildTuple]) -> tuple[BuildTuple, ...]:
+    """Builds in canonical order: by their lowest card."""
+    return tuple(sorted(builds, key=lambda b: b[0] & -b[0]))
+
+
+__all__ = ["BUILD", "CAPTURE", "TRAIL", "BuildTuple", "State", "deal_order"]

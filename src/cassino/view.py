@@ -1,0 +1,70 @@
+"""What one seat may see: the only thing players, apps and APIs are given.
+
+A ``View`` is built from a ``State`` by ``view_of`` and holds no reference to it: other players'
+hands and the order of the stock are simply not in it, so no player can peek by accident or design.
+Captured piles are public (every captured card was face up before it was taken).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import CardMask
+from .moves import MoveCode
+from .rules import Rules
+from .state import BuildTuple, State
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of a position."""
+
+    rules: Rules
+    seat: int
+    dealer: int
+    to_move: int
+    hand: CardMask
+    hand_sizes: tuple[int, ...]
+    loose: CardMask
+    builds: tuple[BuildTuple, ...]
+    captured: tuple[CardMask, ...]
+    stock_size: int
+    sweeps: tuple[int, ...]
+    last_capturer: int
+    scores: tuple[int, ...]
+    history: tuple[tuple[int, MoveCode], ...]
+    """The moves of this hand so far as (seat, move code): public, every card played is seen."""
+    legal: tuple[MoveCode, ...]
+    """The seat's legal moves when it is to move, else empty."""
+
+    @property
+    def unseen(self) -> CardMask:
+        """Cards this seat has not seen: other hands and the stock together."""
+        seen = self.hand | self.loose
+        for b in self.builds:
+            seen |= b[0]
+        for pile in self.captured:
+            seen |= pile
+        return ((1 << 52) - 1) & ~seen
+
+
+def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] = ()) -> View:
+    """The view of ``seat``: its own hand, the public table, piles and counts, nothing hidden."""
+    legal = tuple(state.legal_codes()) if state.to_move == seat and state.hands[seat] else ()
+    return View(
+        rules=state.rules,
+        seat=seat,
+        dealer=state.dealer,
+        to_move=state.to_move,
+        hand=state.hands[seat],
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        loose=state.loose,
+        builds=state.builds,
+        captured=state.captured,
+        stock_size=len(state.remaining_stock),
+        sweeps=state.sweeps,
+        last_capturer=state.last_capturer,
+        scores=state.scores,
+        history=history,
+        legal=legal,
+    )
