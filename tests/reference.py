@@ -1,27 +1,31 @@
 """Slow, brute-force reference legal-move generator for cross-checking the engine.
 
-Written straight from ``RULES.md`` (sections 1, 4-7 and 10) and ``NOTATION.md`` ("Moves"),
-for clarity rather than speed, and fully independent of ``cassino``: every subset of table
-items is tried, and each subset is accepted only when it is a union of pairwise disjoint
-*valid groups* (which is exactly "can be split into groups" of the rule book).
+Written straight from ``RULES.md`` (sections 1, 4-7 and 10) and ``NOTATION.md`` ("Moves"), for
+clarity rather than speed, and fully independent of ``cassino``.  For each card in hand and each
+candidate value, the legal item sets are exactly the subsets of table items (plus the played card,
+for builds) that split into valid groups; they are found as every union of pairwise disjoint valid
+groups, each group kind being one bullet of RULES.md 5.1 / 6.3.  The self-check test compares this
+with a literal search over every set partition of every subset.  Exponential in the table size.
 
-Points of interpretation settled here (see ``tests/test_reference_selfcheck.py``):
+Points of interpretation settled here (evidence in ``tests/test_reference_selfcheck.py``):
 
-* The owner's obligation (7.2) is checked after every move, captures and trails included,
-  on the hand right after the played card has left it.
-* ``trail_restriction = no_capturing_card`` looks at the *legal* captures of the card
-  (after 7.2 and ``capture_must_be_maximal``), not at mere structural ones.
-* ``capture_must_be_maximal`` compares captures with the same card and the same capture
-  value only (so a royal ace's 1-captures and 14-captures are judged separately).
+* The owner's obligation (7.2) is checked after every move, captures and trails included, for
+  every build the mover owns afterwards, on the hand right after the played card has left it.
+* ``trail_restriction = no_capturing_card`` looks at the card's *legal* captures (after 7.2 and
+  ``capture_must_be_maximal``), not at merely structural ones.
+* ``capture_must_be_maximal`` compares captures with the same card and the same capture value
+  only (a royal ace's 1-captures and 14-captures are judged separately); court pairing is exempt.
 * ``raise_own_build = false`` also forbids raising one's own build with table cards
   (``table_cards_may_raise``): that is a raise too.
-* ``court_capture = one_or_three`` with exactly three loose cards of the rank allows each
-  single one *and* all three.
+* ``court_capture = one_or_three`` with exactly three loose cards of the rank allows each single
+  one *and* all three.
+* Rule 6.7 is checked on every pair of builds on the table after the move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -141,8 +145,10 @@ def capture_values(card: str, opts: dict[str, Any]) -> list[int]:
 
 
 def can_capture_value(card: str, value: int, opts: dict[str, Any]) -> bool:
-    """Whether a held card can capture a build of `value` (6.2, 7.2): a card of that value, or an
-    ace for 14 under royal ace-high."""
+    """Tell whether a held card can capture `value` (6.2, 7.2).
+
+    That is a card of that value, or an ace for 14 under royal ace-high.
+    """
     if value == 14:
         return bool(opts["royal"] and opts["royal_ace_high"] and rank_of(card) == "A")
     return table_value(card, opts["royal"]) == value
@@ -152,34 +158,40 @@ def can_capture_value(card: str, value: int, opts: dict[str, Any]) -> bool:
 # Table items
 
 
+@dataclass(frozen=True)
 class Item:
-    """One table item: a loose card or a build (cards, declared value, owner)."""
+    """One table item: a loose card (value None for a classic court card) or a build."""
 
-    def __init__(self, cards: list[str], value: int | None, owner: int | None, is_build: bool) -> None:
-        self.cards: list[str] = cards
-        self.value: int | None = value
-        self.owner: int | None = owner
-        self.is_build: bool = is_build
+    cards: tuple[str, ...]
+    value: int | None
+    owner: int | None
+    is_build: bool
 
-    def __repr__(self) -> str:
-        if self.is_build:
-            return f"Build({self.cards}, {self.value}, owner={self.owner})"
-        return f"Loose({self.cards[0]})"
+
+def normalize_card(text: str) -> str:
+    """Canonical two-character card; NOTATION.md readers also accept ``10`` and upper-case suits."""
+    rank, suit = text[:-1].upper(), text[-1].lower()
+    rank = "T" if rank == "10" else rank
+    if rank not in RANKS or suit not in SUITS or len(rank) != 1:
+        raise ValueError(f"bad card {text!r}")
+    return rank + suit
 
 
 def parse_table(table: list[Any], royal: bool) -> list[Item]:
-    """Turn NOTATION.md table entries into items."""
+    """Turn NOTATION.md table entries (card strings, build objects) into items."""
     items: list[Item] = []
     for entry in table:
         if isinstance(entry, str):
-            items.append(Item([entry], table_value(entry, royal), None, False))
+            card = normalize_card(entry)
+            items.append(Item((card,), table_value(card, royal), None, False))
         else:
-            items.append(Item(list(entry["cards"]), int(entry["value"]), int(entry["owner"]), True))
+            cards = tuple(normalize_card(card) for card in entry["cards"])
+            items.append(Item(cards, int(entry["value"]), int(entry["owner"]), True))
     return items
 
 
 def is_single_build(item: Item, royal: bool) -> bool:
-    """A build is single when its cards' table values sum to its declared value (section 4)."""
+    """Tell single builds (cards' table values sum to the declared value, section 4)."""
     total = 0
     for card in item.cards:
         value = table_value(card, royal)
@@ -189,7 +201,7 @@ def is_single_build(item: Item, royal: bool) -> bool:
 
 
 def bits(mask: int) -> list[int]:
-    """Indices of the set bits of `mask` (item sets are bit masks over item indices)."""
+    """List the set bits of `mask` (item sets are bit masks over item indices)."""
     return [index for index in range(mask.bit_length()) if mask >> index & 1]
 
 
@@ -236,13 +248,11 @@ def cards_of(items: list[Item], mask: int) -> list[str]:
 
 
 def remaining_builds(items: list[Item], used: int) -> list[Item]:
-    """Builds left on the table when the items in `used` leave it."""
+    """List the builds left on the table when the items in `used` leave it."""
     return [item for index, item in enumerate(items) if item.is_build and not used >> index & 1]
 
 
-def owner_obligation_holds(
-    mover: int, hand_after: list[str], builds_after: list[Item], opts: dict[str, Any]
-) -> bool:
+def owner_obligation_holds(mover: int, hand_after: list[str], builds_after: list[Item], opts: dict[str, Any]) -> bool:
     """7.2: every build the mover owns after the move has a capturing card in the hand left."""
     for build in builds_after:
         if build.owner != mover:
@@ -254,9 +264,11 @@ def owner_obligation_holds(
 
 
 def numeral_captures(capture_value: int, items: list[Item], loose_by_sum: dict[int, list[int]]) -> set[int]:
-    """Item sets a numeral card takes with `capture_value` (5.1): non-empty unions of disjoint
-    groups, each one loose card of that value or loose cards summing to it (never a build as a
-    term, 5.1), or one build of that value taken whole."""
+    """Return the item sets a numeral card takes with `capture_value` (5.1).
+
+    They are the non-empty unions of disjoint groups, each one loose card of that value or loose
+    cards summing to it (a build is never a term in a sum), or one build of that value, whole.
+    """
     groups = list(loose_by_sum.get(capture_value, []))
     groups += [1 << index for index, item in enumerate(items) if item.is_build and item.value == capture_value]
     return {taken for taken in unions_of_disjoint_groups(groups) if taken}
@@ -308,8 +320,11 @@ def capture_moves(
 
 
 def build_values(opts: dict[str, Any]) -> range:
-    """Declarable build values (6.1): 2..10 classic, 2..13 royal, 2..14 royal ace-high (the ace
-    held after playing is required by 6.2, checked separately)."""
+    """Return the declarable build values (6.1).
+
+    2..10 classic, 2..13 royal, 2..14 royal ace-high (the ace held after playing that 14 needs is
+    rule 6.2, checked separately).
+    """
     if not opts["royal"]:
         return range(2, 11)
     if opts["royal_ace_high"]:
@@ -318,7 +333,12 @@ def build_values(opts: dict[str, Any]) -> range:
 
 
 def build_groups(
-    card: str, value: int, mover: int, items: list[Item], loose_by_sum: dict[int, list[int]], opts: dict[str, Any]
+    card: str,
+    value: int,
+    mover: int,
+    items: list[Item],
+    loose_by_sum: dict[int, list[int]],
+    opts: dict[str, Any],
 ) -> list[int]:
     """Every group of 6.3 for building `value` with `card`, as masks over ``items + [card]``.
 
@@ -376,8 +396,8 @@ def build_moves(
             if not joined & played or joined == played:
                 continue
             used = joined & ~played
-            new_build = Item(cards_of(items, used) + [card], value, mover, True)
-            after = remaining_builds(items, used) + [new_build]
+            new_build = Item((*cards_of(items, used), card), value, mover, True)
+            after = [*remaining_builds(items, used), new_build]
             if not opts["duplicate_value_builds"]:  # 6.7: one build per value after the move
                 values = [build.value for build in after]
                 if len(values) != len(set(values)):
@@ -419,7 +439,7 @@ def trail_allowed(
 def reference_moves(position: dict[str, Any]) -> set[str]:
     """Every canonical move line legal for ``to_move`` in `position` (empty for a finished hand)."""
     opts = resolve_rules(position.get("rules", {}))
-    hands: list[list[str]] = [list(hand) for hand in position["hands"]]
+    hands = [[normalize_card(card) for card in hand] for hand in position["hands"]]
     if all(not hand for hand in hands):
         return set()
     mover = int(position["to_move"])

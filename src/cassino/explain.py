@@ -5,19 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import movegen
-from .cards import ACES_MASK, RANK_MASKS, RANKS, card_name, format_cards
+from .cards import RANK_MASKS, RANKS, card_name, format_cards
 from .moves import BUILD, CAPTURE, TRAIL, MoveCode
 from .partition import UNIT, is_splittable
 
 if TYPE_CHECKING:
     from .state import State
-
-
-def _capturers(state: State, value: int, cards: int) -> int:
-    """How many of ``cards`` can capture a build of ``value``."""
-    if value == 14:
-        return (cards & ACES_MASK).bit_count() if state.ace_high else 0
-    return sum(1 for c in range(52) if cards >> c & 1 and state.values[c] == value)
 
 
 def _value_name(v: int) -> str:
@@ -44,7 +37,7 @@ def explain_illegal(state: State, code: MoveCode) -> str:
     owned = [b for b in state.builds if b[2] == seat]
 
     for b in owned:
-        if not b[0] & taken and _capturers(state, b[1], rest) == 0:
+        if not b[0] & taken and movegen.capturing_cards(state, b[1], rest) == 0:
             what = "trail" if kind == TRAIL else "play"
             return (f"you own the {b[1]}-build ({format_cards(b[0])}) and {name} is your last card that can take it: "
                     f"you may not {what} it unless the move takes that build along (rule 7.2)")
@@ -124,7 +117,7 @@ def _explain_build(state: State, card: int, value: int, taken: int, loose_taken:
     top = rules.max_build
     if not 2 <= value <= top:
         return f"a build's value must be 2..{top} under these rules, not {value} (rule 6.1)"
-    if _capturers(state, value, rest) == 0:
+    if movegen.capturing_cards(state, value, rest) == 0:
         holder = "an ace" if value == 14 else f"a card worth {value}"
         return f"to build {value} you must keep {holder} in your hand after playing {name} (rule 6.2)"
     for c in range(52):

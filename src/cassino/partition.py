@@ -1,45 +1,63 @@
 """Which sets of loose cards split into groups of one value: the subset-sum core of move generation.
 
-Whether a set of table cards can be split into groups each worth ``V`` depends only on how many
-cards of each value it holds, not on their suits. So the search runs on *value vectors* (a count per
-value packed into one int, five bits a value) and is cached per vector; only the final expansion
-into real cards (choosing which suits) is done per position. That keeps memory proportional to the
-answer however large the table grows, and needs no deduplication of card sets: different choices of
-suits always give different sets.
+Whether a set of table cards splits into groups each worth ``V`` depends only on how many cards of
+each value it holds, not on their suits. So the search runs on *value vectors* and is cached per
+vector; only the expansion into real cards (which suits) depends on the table. Memory stays
+proportional to the answer however large the table grows, and no card set needs deduplication:
+different choices of suits always give different sets.
+
+A value vector keeps the count of value ``v`` in the four bits at ``4 * (v - 1)``. Because a card is
+``rank * 4 + suit`` and a numeral card's value is ``rank + 1``, the vector of a card mask is just the
+popcount of each of its four-bit rank fields (``vector_of``): no loop over cards.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 from typing import TypeAlias
 
-ValueVector: TypeAlias = int
-"""Counts of cards per value 1..14, five bits each: value ``v`` sits at bit ``5 * (v - 1)``."""
+from .cards import CardMask
 
-_FIELD = 5
-GUARD: int = sum(1 << (_FIELD * i + _FIELD - 1) for i in range(14))
+ValueVector: TypeAlias = int
+"""Counts of cards per value 1..14, four bits each: value ``v`` sits at bit ``4 * (v - 1)``."""
+
+GUARD: int = sum(1 << (4 * i + 3) for i in range(14))
 """The top bit of every field, used to compare vectors field by field in one subtraction."""
 
-UNIT: tuple[int, ...] = (0, *(1 << (_FIELD * (v - 1)) for v in range(1, 15)))
+UNIT: tuple[int, ...] = (0, *(1 << (4 * (v - 1)) for v in range(1, 15)))
 """``UNIT[v]`` is the vector of one card of value ``v``."""
+
+UP_TO: tuple[CardMask, ...] = tuple((1 << (4 * v)) - 1 for v in range(15))
+"""``mask & UP_TO[v]`` keeps the cards of value 1..v: larger cards never join a group of ``v``."""
+
+_M1 = int("5" * 13, 16)
+_M2 = int("3" * 13, 16)
+
+
+def vector_of(mask: CardMask) -> ValueVector:
+    """The value vector of a mask of numeral cards (each four-bit rank field replaced by its popcount)."""
+    x = mask - ((mask >> 1) & _M1)
+    return (x & _M2) + ((x >> 2) & _M2)
 
 
 def fits(small: ValueVector, big: ValueVector) -> bool:
-    """True when every count of ``small`` is at most that of ``big`` (counts stay below 16)."""
+    """True when every count of ``small`` is at most that of ``big`` (counts of at most 8)."""
     return ((big | GUARD) - small) & GUARD == GUARD
 
 
-def counts(vector: ValueVector) -> list[tuple[int, int]]:
+@lru_cache(maxsize=1 << 16)
+def counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
     """The (value, count) pairs of a vector with a non-zero count, ascending by value."""
     out = []
     v = 1
     while vector:
-        k = vector & 31
+        k = vector & 15
         if k:
             out.append((v, k))
-        vector >>= _FIELD
+        vector >>= 4
         v += 1
-    return out
+    return tuple(out)
 
 
 def total(vector: ValueVector) -> int:
@@ -47,7 +65,7 @@ def total(vector: ValueVector) -> int:
     return sum(v * k for v, k in counts(vector))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1 << 16)
 def groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
     """Every non-empty vector within ``available`` whose values sum to ``target``."""
     pairs = counts(available)
@@ -55,20 +73,20 @@ def groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
 
     def walk(i: int, remaining: int, acc: ValueVector) -> None:
         if remaining == 0:
-            out.append(acc)
+            if acc:
+                out.append(acc)
             return
         if i < 0:
             return
         v, k = pairs[i]
-        # Values below v can add at most this much: prune hopeless branches early.
         for take in range(min(k, remaining // v), -1, -1):
             walk(i - 1, remaining - take * v, acc + take * UNIT[v])
 
     walk(len(pairs) - 1, target, 0)
-    return tuple(g for g in out if g)
+    return tuple(out)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1 << 16)
 def splittable(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[ValueVector, ...]:
     """The vectors ``S`` within ``available`` such that ``S`` plus one card worth ``extra`` splits
     into groups each worth ``value`` (``extra`` 0: no extra card, the capture case).
@@ -100,17 +118,69 @@ def splittable(available: ValueVector, value: int, extra: int, maximal: bool) ->
     return tuple(found)
 
 
-@lru_cache(maxsize=65536)
 def is_splittable(vector: ValueVector, value: int) -> bool:
     """True when the cards of ``vector`` split into groups each worth ``value`` (and there is one)."""
-    if vector == 0:
-        return False
-    if total(vector) % value:
+    if vector == 0 or total(vector) % value:
         return False
     return vector in splittable(vector, value, 0, False)
 
 
-@lru_cache(maxsize=65536)
-def value_parts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
-    """``counts`` cached: the expansion into real cards asks for it at every position."""
-    return tuple(counts(vector))
+_CHOICES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(sum(c) for c in combinations([1 << i for i in range(4) if pattern >> i & 1], k)) for k in range(5))
+    for pattern in range(16)
+)
+"""``_CHOICES[pattern][k]``: the sub-patterns of ``k`` bits of a four-bit suit pattern."""
+
+CARD_SETS_CACHE: dict[tuple[CardMask, int, int, bool], tuple[CardMask, ...]] = {}
+_CACHE_LIMIT = 1 << 17
+_CACHE_BIG = 256
+
+
+@lru_cache(maxsize=1 << 16)
+def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[tuple[ValueVector, CardMask], ...]:
+    """``splittable`` with, for each vector, the mask of the rank fields it uses."""
+    out = []
+    for vec in splittable(available, value, extra, maximal):
+        fields = 0
+        for v, _k in counts(vec):
+            fields |= 15 << (4 * (v - 1))
+        out.append((vec, fields))
+    return tuple(out)
+
+
+def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> tuple[CardMask, ...]:
+    """The sets ``S`` of cards of ``loose`` (numeral cards of value at most ``value``) that
+    ``splittable`` accepts, as card masks. Small answers are cached by the exact cards."""
+    key = (loose, value, extra, maximal)
+    found = CARD_SETS_CACHE.get(key)
+    if found is not None:
+        return found
+    out: list[CardMask] = []
+    for vec, fields in _plans(vector_of(loose), value, extra, maximal):
+        whole = loose & fields
+        if vector_of(whole) == vec:
+            # Every card of each value used: one set (the usual case).
+            out.append(whole)
+            continue
+        masks = [0]
+        for v, k in counts(vec):
+            shift = 4 * (v - 1)
+            opts = _CHOICES[(loose >> shift) & 15][k]
+            if len(opts) == 1:
+                o = opts[0] << shift
+                masks = [m | o for m in masks]
+            else:
+                masks = [m | o << shift for m in masks for o in opts]
+        out.extend(masks)
+    result = tuple(out)
+    if len(result) <= _CACHE_BIG:
+        if len(CARD_SETS_CACHE) >= _CACHE_LIMIT:
+            CARD_SETS_CACHE.clear()
+        CARD_SETS_CACHE[key] = result
+    return result
+
+
+@lru_cache(maxsize=1 << 14)
+def build_total(mask: CardMask) -> int:
+    """The sum of the values of a build's cards (a card in a build is worth its rank + 1)."""
+    return total(vector_of(mask))
