@@ -11,13 +11,15 @@ from .errors import IllegalMoveError, PositionError
 from .moves import MoveError, format_code, parse_code
 from .notation import position_to_json, read_position_text
 from .perft import divide, perft
+from .state import State
 
 
 class CliError(Exception):
     """A user error: printed as one line on standard error, exit status 2."""
 
 
-def _position(text: str):  # type: ignore[no-untyped-def]
+def _position(text: str) -> State:
+    """Read the POSITION argument, turning a bad position into a one-line user error."""
     try:
         return read_position_text(text)
     except PositionError as exc:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from . import movegen
 from .cards import RANK_MASKS, RANKS, card_name, format_cards
-from .moves import BUILD, CAPTURE, TRAIL, MoveCode
+from .moves import CAPTURE, TRAIL, MoveCode
 from .partition import UNIT, is_splittable
 
 if TYPE_CHECKING:
@@ -31,16 +31,16 @@ def explain_illegal(state: State, code: MoveCode) -> str:
     name = card_name(card)
     if not hand >> card & 1:
         return f"{name} is not in the hand of seat {seat}, the player to move"
-    values = state.values
-    vc = values[card]
     rest = hand & ~(1 << card)
     owned = [b for b in state.builds if b[2] == seat]
 
     for b in owned:
         if not b[0] & taken and movegen.capturing_cards(state, b[1], rest) == 0:
             what = "trail" if kind == TRAIL else "play"
-            return (f"you own the {b[1]}-build ({format_cards(b[0])}) and {name} is your last card that can take it: "
-                    f"you may not {what} it unless the move takes that build along (rule 7.2)")
+            return (
+                f"you own the {b[1]}-build ({format_cards(b[0])}) and {name} is your last card that can take it: "
+                f"you may not {what} it unless the move takes that build along (rule 7.2)"
+            )
     if kind == TRAIL:
         if owned and not rules.owner_may_trail:
             b = owned[0]
@@ -65,7 +65,9 @@ def explain_illegal(state: State, code: MoveCode) -> str:
     return _explain_build(state, card, value, taken, loose_taken, build_taken, rest)
 
 
-def _explain_capture(state: State, card: int, value: int, taken: int, loose_taken: int, build_taken: list[tuple[int, int, int]]) -> str:
+def _explain_capture(
+    state: State, card: int, value: int, taken: int, loose_taken: int, build_taken: list[tuple[int, int, int]]
+) -> str:
     rules = state.rules
     values = state.values
     vc = values[card]
@@ -74,7 +76,7 @@ def _explain_capture(state: State, card: int, value: int, taken: int, loose_take
         if vc:
             return f"{name} is a numeral card: write its capture value as a number, not a rank letter"
         if build_taken or loose_taken & ~RANK_MASKS[card >> 2]:
-            return f"a court card captures only loose cards of its own rank by pairing (rule 5.3)"
+            return "a court card captures only loose cards of its own rank by pairing (rule 5.3)"
         n = loose_taken.bit_count()
         same = (state.loose & RANK_MASKS[card >> 2]).bit_count()
         mode = rules.court_capture
@@ -105,8 +107,15 @@ def _explain_capture(state: State, card: int, value: int, taken: int, loose_take
     return "this capture is not allowed here"
 
 
-def _explain_build(state: State, card: int, value: int, taken: int, loose_taken: int,
-                   build_taken: list[tuple[int, int, int]], rest: int) -> str:
+def _explain_build(
+    state: State,
+    card: int,
+    value: int,
+    taken: int,
+    loose_taken: int,
+    build_taken: list[tuple[int, int, int]],
+    rest: int,
+) -> str:
     rules = state.rules
     values = state.values
     vc = values[card]

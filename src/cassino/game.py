@@ -26,8 +26,13 @@ class Game:
     its undo history, and the score), so a game can be recorded, replayed and undone across hands.
     """
 
-    def __init__(self, rules: Rules | None = None, seed: int | None = None, dealer: int = 0,
-                 decks: Sequence[Sequence[Card]] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        dealer: int = 0,
+        decks: Sequence[Sequence[Card]] | None = None,
+    ) -> None:
         self.rules = rules or Rules()
         self.seed = seed
         self._rng = random.Random(seed)

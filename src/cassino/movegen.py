@@ -9,11 +9,12 @@ they own must take that build along.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .cards import ACES_MASK, RANK_MASKS, CardMask
 from .moves import BUILD, CAPTURE, MoveCode
-from .partition import CARD_SETS_CACHE, UP_TO, build_total, card_sets, counts, vector_of
+from .partition import CARD_SETS_CACHE, UP_TO, ValueVector, build_total, card_sets, counts, vector_of
 
 if TYPE_CHECKING:
     from .state import State
@@ -58,8 +59,9 @@ def generate(state: State) -> list[MoveCode]:
     owned = [b for b in builds if b[2] == seat] if builds else None
     may_trail = rules.owner_may_trail or not owned
     restriction = rules.trail_restriction
-    # The values in hand with their counts: the build values a card may declare (rule 6.2).
-    in_hand = counts(vector_of(hand & numeral))
+    # For each value of a played card, the build values the rest of the hand can capture (rule 6.2).
+    targets_by_value = _build_targets(vector_of(hand & numeral))
+    capture_values_by_value = _CAPTURE_VALUES[ace_high]
     cache = CARD_SETS_CACHE
     out: list[MoveCode] = []
     append = out.append
@@ -99,7 +101,7 @@ def generate(state: State) -> list[MoveCode]:
         else:
             vc = r + 1
             # Captures (5.1, 5.2): disjoint groups of loose cards plus whole builds of the value.
-            for value in (1, 14) if vc == 1 and ace_high else (vc,):
+            for value in capture_values_by_value[vc]:
                 key = (table & UP_TO[value], value, 0, maximal)
                 sets = cache.get(key)
                 if sets is None:
@@ -119,10 +121,9 @@ def generate(state: State) -> list[MoveCode]:
             has_capture = len(out) > start
 
             # Builds (section 6) of each value the hand still captures after playing this card.
-            floor = vc if vc > 1 else 2
-            targets = [v for v, k in in_hand if v >= floor and (k > 1 or v != vc)]
+            targets = targets_by_value[vc]
             if ace_high and (hand ^ low) & ACES_MASK:
-                targets.append(14)
+                targets = (*targets, 14)
             for value in targets:
                 head = BUILD | c << 2 | value << 8
                 low_table = table & UP_TO[value]
@@ -162,12 +163,31 @@ def generate(state: State) -> list[MoveCode]:
                             if joined & must == must:
                                 append(head | joined << 12)
         # Trailing (7.1), the restriction option, and the obligation (7.2).
-        if may_trail and not must and (
-            restriction == "none"
-            or (not has_capture if restriction == "no_capturing_card" else not loose & RANK_MASKS[r])
+        if (
+            may_trail
+            and not must
+            and (
+                restriction == "none"
+                or (not has_capture if restriction == "no_capturing_card" else not loose & RANK_MASKS[r])
+            )
         ):
             append(c << 2)
     return out
+
+
+_CAPTURE_VALUES: tuple[tuple[tuple[int, ...], ...], ...] = (
+    tuple((v,) for v in range(14)),
+    ((0,), (1, 14), *((v,) for v in range(2, 14))),
+)
+"""``_CAPTURE_VALUES[ace_high][v]``: the values a card of value ``v`` captures as (5.1, 5.2)."""
+
+
+@lru_cache(maxsize=1 << 12)
+def _build_targets(hand: ValueVector) -> tuple[tuple[int, ...], ...]:
+    """For each played value ``vc`` (index), the build values 2..13 at least ``vc`` that the rest of
+    a hand with value vector ``hand`` can still capture (an ace for 14 is checked apart)."""
+    held = counts(hand)
+    return tuple(tuple(v for v, k in held if v >= max(2, vc) and (k > 1 or v != vc)) for vc in range(14))
 
 
 def _build_choices(vb: list[CardMask], optional: bool) -> list[CardMask]:
@@ -183,5 +203,3 @@ def _build_choices(vb: list[CardMask], optional: bool) -> list[CardMask]:
     for bm in vb:
         out += [u | bm for u in out]
     return out
-
-

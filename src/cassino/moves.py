@@ -81,7 +81,9 @@ def parse_code(text: str) -> MoveCode:
             raise MoveError(f"in move {text!r}: a trail takes nothing, so it has no value and no cards")
         return encode(TRAIL, card, 0, 0)
     if value_text is None:
-        raise MoveError(f"in move {text!r}: a {kind_word.lower()} needs a value and cards, e.g. '{kind_word.lower()} {card_name(card)} 8: 5s'")
+        raise MoveError(
+            f"in move {text!r}: a {kind_word.lower()} needs a value and cards, e.g. '{kind_word.lower()} {card_name(card)} 8: 5s'"
+        )
     if value_text.isdigit():
         value = int(value_text)
         if not 1 <= value <= 14:
@@ -89,7 +91,9 @@ def parse_code(text: str) -> MoveCode:
     elif value_text.upper() == RANKS[card >> 2] and kind == CAPTURE and card >> 2 >= 10:
         value = 0
     else:
-        raise MoveError(f"in move {text!r}: {value_text!r} is not a value (a number 1..14, or the rank letter of a court card capturing by pairing)")
+        raise MoveError(
+            f"in move {text!r}: {value_text!r} is not a value (a number 1..14, or the rank letter of a court card capturing by pairing)"
+        )
     words = cards_text.replace(",", " ").split()
     if not words:
         raise MoveError(f"in move {text!r}: no table cards named after the ':'")

@@ -7,7 +7,18 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .cards import CARD_NAMES, CLASSIC_VALUES, ROYAL_VALUES, FULL_DECK, Card, CardError, CardMask, card_name, cards_of, parse_card
+from .cards import (
+    CARD_NAMES,
+    CLASSIC_VALUES,
+    FULL_DECK,
+    ROYAL_VALUES,
+    Card,
+    CardError,
+    CardMask,
+    card_name,
+    cards_of,
+    parse_card,
+)
 from .errors import PositionError
 from .partition import UNIT, is_splittable
 from .rules import Rules, RulesError
@@ -156,7 +167,9 @@ def position_from_json(data: Any) -> State:
     if scores is None:
         scores = [0] * rules.sides
     if not isinstance(scores, list) or len(scores) != rules.sides or any(type(s) is not int for s in scores):
-        raise PositionError(f"scores must be a list of {rules.sides} whole numbers, one per side, got {json.dumps(scores)}")
+        raise PositionError(
+            f"scores must be a list of {rules.sides} whole numbers, one per side, got {json.dumps(scores)}"
+        )
     winner = _int(data, "winner", None, 0, rules.sides - 1)
 
     any_hand = any(hands)
@@ -167,19 +180,33 @@ def position_from_json(data: Any) -> State:
     if any_hand and not hands[to_move]:
         raise PositionError(f"seat {to_move} is to move but holds no card while another player has cards")
     if winner is not None and (any_hand or stock):
-        raise PositionError("winner is set while cards remain in hands or stock: a game is decided only at the end of a hand")
+        raise PositionError(
+            "winner is set while cards remain in hands or stock: a game is decided only at the end of a hand"
+        )
 
     result = None
     if not any_hand and not stock:
         result = score_hand(rules, captured, sweeps)
     return State(
-        rules, dealer=dealer, to_move=to_move, hands=hands, loose=loose, builds=builds, stock=stock,
-        captured=captured, sweeps=sweeps, last_capturer=-1 if last is None else last, scores=scores,
-        winner=-1 if winner is None else winner, result=result,
+        rules,
+        dealer=dealer,
+        to_move=to_move,
+        hands=hands,
+        loose=loose,
+        builds=builds,
+        stock=stock,
+        captured=captured,
+        sweeps=sweeps,
+        last_capturer=-1 if last is None else last,
+        scores=scores,
+        winner=-1 if winner is None else winner,
+        result=result,
     )
 
 
-def _read_build(item: dict[str, Any], where: str, rules: Rules, values: tuple[int, ...], seen: dict[Card, str]) -> BuildTuple:
+def _read_build(
+    item: dict[str, Any], where: str, rules: Rules, values: tuple[int, ...], seen: dict[Card, str]
+) -> BuildTuple:
     """One build object, checked: two or more buildable cards that split into groups of its value."""
     cards = item.get("cards")
     mask = _card_list(cards, f"{where}.cards", seen)

@@ -86,7 +86,6 @@ def groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
 def splittable(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[ValueVector, ...]:
     """The vectors ``S`` within ``available`` such that ``S`` plus one card worth ``extra`` splits
     into groups each worth ``value`` (``extra`` 0: no extra card, the capture case).
@@ -136,7 +135,7 @@ _CACHE_LIMIT = 1 << 17
 _CACHE_BIG = 256
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 17)
 def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[tuple[ValueVector, CardMask], ...]:
     """``splittable`` with, for each vector, the mask of the rank fields it uses."""
     out = []

@@ -26,9 +26,17 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--preset", default="classic", choices=sorted(PRESETS), help="rule preset (default classic)")
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="number of players (default 2)")
     p.add_argument("--partnerships", action="store_true", help="4 players in two teams (seats 0+2 and 1+3)")
-    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                   help=f"set a rule option on top of the preset; options: {', '.join(OPTION_NAMES)}")
-    p.add_argument("--opponent", default="random", help=f"computer player for the other seats ({', '.join(player_names())})")
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"set a rule option on top of the preset; options: {', '.join(OPTION_NAMES)}",
+    )
+    p.add_argument(
+        "--opponent", default="random", help=f"computer player for the other seats ({', '.join(player_names())})"
+    )
     p.add_argument("--seed", type=int, default=None, help="shuffle seed (random if omitted)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--plain", action="store_true", help="line mode for simple terminals and screen readers")
@@ -73,8 +81,11 @@ def run_plain(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO |
     inp = inp or sys.stdin
     try:
         rules = rules_from_args(args)
-        bots = {s: make_player(args.opponent, None if args.seed is None else args.seed + s)
-                for s in range(rules.players) if s != args.seat}
+        bots = {
+            s: make_player(args.opponent, None if args.seed is None else args.seed + s)
+            for s in range(rules.players)
+            if s != args.seat
+        }
     except (RulesError, ValueError) as exc:
         print(f"cassino play: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -84,7 +95,9 @@ def run_plain(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO |
     def say(text: str = "") -> None:
         print(text, file=out, flush=True)
 
-    say(f"Casino: {rules.describe()}. You are seat {me}. Type a move number, a move in notation, h for a hint, q to quit.")
+    say(
+        f"Casino: {rules.describe()}. You are seat {me}. Type a move number, a move in notation, h for a hint, q to quit."
+    )
     hand_index = -1
     while not game.over:
         state = game.state
@@ -119,7 +132,9 @@ def run_plain(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO |
                 say(f"hint: {format_code(hint)}")
                 continue
             try:
-                code = moves[int(text) - 1].code if text.isdigit() and 1 <= int(text) <= len(moves) else parse_code(text)
+                code = (
+                    moves[int(text) - 1].code if text.isdigit() and 1 <= int(text) <= len(moves) else parse_code(text)
+                )
                 state.verify(code)
             except (MoveError, IllegalMoveError) as exc:
                 say(f"not possible: {exc}")

@@ -104,8 +104,11 @@ class Rules:
     def describe(self) -> str:
         """A one-line human summary, e.g. ``classic, 4 players in partnerships, sweeps_cancel``."""
         seats = f"{self.players} players" + (" in partnerships" if self.partnerships else "")
-        extras = [f"{k}={v}" if not isinstance(v, bool) else (k if v else f"no {k}") for k, v in self.to_json().items()
-                  if k not in ("preset", "players", "partnerships")]
+        extras = [
+            f"{k}={v}" if not isinstance(v, bool) else (k if v else f"no {k}")
+            for k, v in self.to_json().items()
+            if k not in ("preset", "players", "partnerships")
+        ]
         return ", ".join([self.preset, seats, *extras])
 
 
@@ -157,7 +160,9 @@ def validate(rules: Rules) -> None:
     if rules.sweeps_cancel and rules.sides != 2:
         raise RulesError(f"sweeps_cancel needs exactly two sides, and this game has {rules.sides}")
     if rules.tiebreak == "count_out" and rules.scoring == "spade":
-        raise RulesError("tiebreak count_out counts the standard items one by one, so it cannot be used with spade scoring")
+        raise RulesError(
+            "tiebreak count_out counts the standard items one by one, so it cannot be used with spade scoring"
+        )
 
 
 _PRESET_OPTIONS: dict[str, dict[str, Any]] = {

@@ -15,8 +15,16 @@ from .rules import Rules
 ACES_COUNT_OUT_ORDER = (ACE * 4 + 3, ACE * 4 + 0, ACE * 4 + 2, ACE * 4 + 1)
 """As, Ac, Ah, Ad: the order aces are counted out (section 9)."""
 
-CATEGORIES_STANDARD = ("cards", "spades", "big casino", "little casino", "aces", "sweeps")
-CATEGORIES_SPADE = ("cards", "big casino", "aces", "spades", "little casino", "jack of spades", "sweeps")
+CATEGORIES_STANDARD: tuple[str, ...] = ("cards", "spades", "big casino", "little casino", "aces", "sweeps")
+CATEGORIES_SPADE: tuple[str, ...] = (
+    "cards",
+    "big casino",
+    "aces",
+    "spades",
+    "little casino",
+    "jack of spades",
+    "sweeps",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +141,7 @@ def score_hand(rules: Rules, captured: Sequence[CardMask], sweeps: Sequence[int]
 def decide_winner(rules: Rules, before: Sequence[int], result: HandScore) -> int:
     """The winning side after a hand, or -1 when the game goes on (section 9)."""
     target = rules.target
-    after = [b + p for b, p in zip(before, result.points)]
+    after = [b + p for b, p in zip(before, result.points, strict=True)]
     if rules.tiebreak == "count_out":
         running = list(before)
         for item in result.items:

@@ -21,8 +21,18 @@ BuildTuple: TypeAlias = tuple[CardMask, int, int]
 """A build on the table: (its cards, declared value, owner seat)."""
 
 _Snapshot: TypeAlias = tuple[
-    tuple[CardMask, ...], CardMask, tuple[BuildTuple, ...], tuple[CardMask, ...], int,
-    tuple[int, ...], int, tuple[int, ...], int, int, "HandScore | None", MoveCode,
+    tuple[CardMask, ...],
+    CardMask,
+    tuple[BuildTuple, ...],
+    tuple[CardMask, ...],
+    int,
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    int,
+    int,
+    "HandScore | None",
+    MoveCode,
 ]
 
 
@@ -40,9 +50,24 @@ class State:
     """One hand of Casino in progress (or finished), with undo."""
 
     __slots__ = (
-        "rules", "values", "ace_high", "players", "dealer", "stock",
-        "hands", "loose", "builds", "captured", "stock_pos", "sweeps", "last_capturer",
-        "scores", "winner", "to_move", "result", "_stack",
+        "_stack",
+        "ace_high",
+        "builds",
+        "captured",
+        "dealer",
+        "hands",
+        "last_capturer",
+        "loose",
+        "players",
+        "result",
+        "rules",
+        "scores",
+        "stock",
+        "stock_pos",
+        "sweeps",
+        "to_move",
+        "values",
+        "winner",
     )
 
     def __init__(
@@ -83,7 +108,9 @@ class State:
 
     # ----------------------------------------------------------------- construction
     @classmethod
-    def new_hand(cls, rules: Rules, deck: Sequence[Card], dealer: int = 0, scores: Sequence[int] | None = None) -> State:
+    def new_hand(
+        cls, rules: Rules, deck: Sequence[Card], dealer: int = 0, scores: Sequence[int] | None = None
+    ) -> State:
         """The position after the first deal of a hand from a shuffled deck (top card first)."""
         if sorted(deck) != list(range(52)):
             raise ValueError("a deck must hold each of the 52 cards exactly once")
@@ -102,8 +129,15 @@ class State:
                 else:
                     hands[who] |= packet
         state = cls(
-            rules, dealer=dealer, to_move=(dealer + 1) % n, hands=hands, loose=table, builds=(),
-            stock=deck[pos:], captured=[0] * n, scores=scores,
+            rules,
+            dealer=dealer,
+            to_move=(dealer + 1) % n,
+            hands=hands,
+            loose=table,
+            builds=(),
+            stock=deck[pos:],
+            captured=[0] * n,
+            scores=scores,
         )
         return state
 
@@ -119,7 +153,7 @@ class State:
     @property
     def remaining_stock(self) -> tuple[Card, ...]:
         """The undealt cards, next to be dealt first."""
-        return self.stock[self.stock_pos:]
+        return self.stock[self.stock_pos :]
 
     @property
     def last_deal(self) -> bool:
@@ -190,10 +224,22 @@ class State:
     # ----------------------------------------------------------------- play
     def push(self, code: MoveCode) -> None:
         """Apply a move code without checking it (see ``play``), then draw, deal or end the hand."""
-        self._stack.append((
-            self.hands, self.loose, self.builds, self.captured, self.stock_pos, self.sweeps,
-            self.last_capturer, self.scores, self.winner, self.to_move, self.result, code,
-        ))
+        self._stack.append(
+            (
+                self.hands,
+                self.loose,
+                self.builds,
+                self.captured,
+                self.stock_pos,
+                self.sweeps,
+                self.last_capturer,
+                self.scores,
+                self.winner,
+                self.to_move,
+                self.result,
+                code,
+            )
+        )
         seat = self.to_move
         kind = code & 3
         card_bit = 1 << ((code >> 2) & 63)
@@ -205,7 +251,7 @@ class State:
             taken = code >> 12
             self.loose &= ~taken
             builds = self.builds
-            if any(b[0] & taken for b in builds):
+            if builds and any(b[0] & taken for b in builds):
                 builds = tuple(b for b in builds if not b[0] & taken)
             if kind == CAPTURE:
                 captured = list(self.captured)
@@ -239,8 +285,18 @@ class State:
     def pop(self) -> MoveCode:
         """Undo the last pushed move exactly and return its code."""
         (
-            self.hands, self.loose, self.builds, self.captured, self.stock_pos, self.sweeps,
-            self.last_capturer, self.scores, self.winner, self.to_move, self.result, code,
+            self.hands,
+            self.loose,
+            self.builds,
+            self.captured,
+            self.stock_pos,
+            self.sweeps,
+            self.last_capturer,
+            self.scores,
+            self.winner,
+            self.to_move,
+            self.result,
+            code,
         ) = self._stack.pop()
         return code
 
@@ -272,7 +328,7 @@ class State:
         result = score_hand(self.rules, self.captured, self.sweeps)
         self.result = result
         before = self.scores
-        self.scores = tuple(s + p for s, p in zip(before, result.points))
+        self.scores = tuple(s + p for s, p in zip(before, result.points, strict=True))
         self.winner = decide_winner(self.rules, before, result)
         self.to_move = (self.dealer + 1) % self.players
 
@@ -280,8 +336,18 @@ class State:
     def key(self) -> tuple[object, ...]:
         """Everything that defines the position (not the undo history), for equality and hashing."""
         return (
-            self.rules, self.dealer, self.to_move, self.hands, self.loose, self.builds,
-            self.remaining_stock, self.captured, self.sweeps, self.last_capturer, self.scores, self.winner,
+            self.rules,
+            self.dealer,
+            self.to_move,
+            self.hands,
+            self.loose,
+            self.builds,
+            self.remaining_stock,
+            self.captured,
+            self.sweeps,
+            self.last_capturer,
+            self.scores,
+            self.winner,
         )
 
     def __eq__(self, other: object) -> bool:
