@@ -1,29 +1,54 @@
 """Legal move generation: every capture, build and trail of RULES.md sections 5-7, exactly once.
 
-Each move is an int code (``moves.encode``). Loose cards are handled by ``partition.card_sets``
-(which sets split into groups of a value, with or without the played card); builds enter as whole
-groups of their value, or as the one single build that the played card raises. The owner's
-obligation (7.2) reduces to one check: a card that is the mover's last capturing card for a build
-they own must take that build along.
+Moves come in *families* that share a played card and a value: ``(head, sets, parts)`` stands for
+the codes ``head | (s | p) << 12`` for every loose-card set ``s`` in ``sets`` (from
+``partition.card_sets``) and every build part ``p`` in ``parts`` (whole builds taken or joined, and
+the build a card raises), leaving out the empty move. The product form is what lets the same
+generator list the moves (``generate``), stream them with bounded memory (``iter_moves``) or count
+them without making them (``count_moves``), however large the table grows.
+
+The owner's obligation (7.2) reduces to one check: a card that is the mover's last capturing card
+for a build they own must take that build along, so parts without it are dropped.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from .cards import ACES_MASK, RANK_MASKS, CardMask
 from .moves import BUILD, CAPTURE, MoveCode
-from .partition import CARD_SETS_CACHE, UP_TO, ValueVector, build_total, card_sets, counts, vector_of
+from .partition import (
+    CARD_SETS_CACHE,
+    UP_TO,
+    CardSets,
+    ValueVector,
+    build_total,
+    card_sets,
+    counts,
+    starts_empty,
+    vector_of,
+)
 
 if TYPE_CHECKING:
     from .state import State
+
+Family: TypeAlias = "tuple[MoveCode, CardSets, tuple[CardMask, ...]]"
+"""(head code, loose-card sets, build parts): the moves ``head | (s | p) << 12``, none empty."""
 
 NUMERAL_CLASSIC: CardMask = UP_TO[10]
 """Classic numeral cards (A..T): court cards have no value."""
 NUMERAL_ROYAL: CardMask = UP_TO[13]
 """Royal numeral cards: all 52."""
-_RANK_LOW_BITS = int("1" * 13, 16)
+
+_NO_BUILDS: tuple[CardMask, ...] = (0,)
+
+_CAPTURE_VALUES: tuple[tuple[tuple[int, ...], ...], ...] = (
+    tuple((v,) for v in range(14)),
+    ((0,), (1, 14), *((v,) for v in range(2, 14))),
+)
+"""``_CAPTURE_VALUES[ace_high][v]``: the values a card of value ``v`` captures as (5.1, 5.2)."""
 
 
 def capture_values(state: State, card: int) -> tuple[int, ...]:
@@ -43,12 +68,47 @@ def capturing_cards(state: State, value: int, cards: CardMask) -> int:
     return (cards & RANK_MASKS[value - 1]).bit_count()
 
 
-def generate(state: State) -> list[MoveCode]:
-    """All legal move codes for the player to move (empty once the hand is over)."""
+@lru_cache(maxsize=1 << 12)
+def _build_targets(hand: ValueVector) -> tuple[tuple[int, ...], ...]:
+    """For each played value ``vc`` (index), the build values 2..13 at least ``vc`` that the rest of
+    a hand with value vector ``hand`` can still capture (an ace for 14 is checked apart)."""
+    held = counts(hand)
+    return tuple(tuple(v for v, k in held if v >= max(2, vc) and (k > 1 or v != vc)) for vc in range(14))
+
+
+def _whole_builds(
+    builds: tuple[tuple[CardMask, int, int], ...], value: int, optional: bool, must: CardMask
+) -> tuple[CardMask, ...]:
+    """The whole builds of ``value`` a move takes along (any subset when optional, else all of
+    them), keeping only the choices that hold every build in ``must``."""
+    out = [0]
+    for b in builds:
+        if b[1] == value:
+            if optional:
+                out += [u | b[0] for u in out]
+            else:
+                out[0] |= b[0]
+    if must:
+        return tuple(p for p in out if p & must == must)
+    return _NO_BUILDS if len(out) == 1 and not out[0] else tuple(out)
+
+
+def _family_size(sets: CardSets, parts: tuple[CardMask, ...]) -> int:
+    """How many moves a family stands for (the empty part, if any, comes first)."""
+    n = len(sets)
+    if not n or not parts:
+        return 0
+    return n * len(parts) - (parts[0] == 0 and starts_empty(sets))
+
+
+def families(state: State) -> tuple[list[Family], list[MoveCode]]:
+    """The legal moves of the player to move as families, and the legal trails as codes."""
     seat = state.to_move
     hand = state.hands[seat]
+    fams: list[Family] = []
+    trails: list[MoveCode] = []
     if not hand:
-        return []
+        return fams, trails
     rules = state.rules
     numeral = NUMERAL_ROYAL if rules.royal else NUMERAL_CLASSIC
     ace_high = state.ace_high
@@ -63,8 +123,8 @@ def generate(state: State) -> list[MoveCode]:
     targets_by_value = _build_targets(vector_of(hand & numeral))
     capture_values_by_value = _CAPTURE_VALUES[ace_high]
     cache = CARD_SETS_CACHE
-    out: list[MoveCode] = []
-    append = out.append
+    add = fams.append
+    sets: CardSets | None
 
     m = hand
     while m:
@@ -79,25 +139,27 @@ def generate(state: State) -> list[MoveCode]:
             for b in owned:
                 if not capturing_cards(state, b[1], rest):
                     must |= b[0]
-        start = len(out)
+        first = len(fams)
 
         if not low & numeral:
             # Classic court card: captures by pairing only (5.3), never builds.
             same = loose & RANK_MASKS[r]
             if same and not must:
-                head = CAPTURE | c << 2
                 mode = rules.court_capture
                 if mode == "all":
-                    append(head | same << 12)
+                    pairs: tuple[CardMask, ...] = (same,)
                 else:
+                    singles = []
                     s = same
                     while s:
                         one = s & -s
                         s ^= one
-                        append(head | one << 12)
-                    if mode == "one_or_three" and same.bit_count() == 3:
-                        append(head | same << 12)
-            has_capture = len(out) > start
+                        singles.append(one)
+                    if mode == "one_or_three" and len(singles) == 3:
+                        singles.append(same)
+                    pairs = tuple(singles)
+                add((CAPTURE | c << 2, pairs, _NO_BUILDS))
+            capture_end = len(fams)
         else:
             vc = r + 1
             # Captures (5.1, 5.2): disjoint groups of loose cards plus whole builds of the value.
@@ -106,19 +168,9 @@ def generate(state: State) -> list[MoveCode]:
                 sets = cache.get(key)
                 if sets is None:
                     sets = card_sets(*key)
-                head = CAPTURE | c << 2 | value << 8
-                if builds:
-                    vb = [b[0] for b in builds if b[1] == value]
-                    for bm in _build_choices(vb, not maximal):
-                        for s in sets:
-                            taken = s | bm
-                            if taken and taken & must == must:
-                                append(head | taken << 12)
-                else:
-                    for s in sets:
-                        if s:
-                            append(head | s << 12)
-            has_capture = len(out) > start
+                parts = _whole_builds(builds, value, not maximal, must) if builds else _NO_BUILDS
+                add((CAPTURE | c << 2 | value << 8, sets, parts))
+            capture_end = len(fams)
 
             # Builds (section 6) of each value the hand still captures after playing this card.
             targets = targets_by_value[vc]
@@ -132,18 +184,11 @@ def generate(state: State) -> list[MoveCode]:
                 if sets is None:
                     sets = card_sets(*key)
                 if not builds:
-                    for s in sets:
-                        if s:
-                            append(head | s << 12)
+                    add((head, sets, _NO_BUILDS))
                     continue
-                vb = [b[0] for b in builds if b[1] == value]
-                choices = _build_choices(vb, rules.duplicate_value_builds)
+                whole = _whole_builds(builds, value, rules.duplicate_value_builds, 0)
                 # The played card alone (worth the value) or with loose cards, plus whole groups.
-                for bm in choices:
-                    for s in sets:
-                        joined = s | bm
-                        if joined and joined & must == must:
-                            append(head | joined << 12)
+                add((head, sets, tuple(p for p in whole if p & must == must) if must else whole))
                 # The played card raising one single build (multiple builds are frozen).
                 for b in builds:
                     w = b[1]
@@ -157,49 +202,49 @@ def generate(state: State) -> list[MoveCode]:
                         raise_sets = card_sets(low_table, value, w + vc, False)
                     else:
                         continue
-                    for bm in choices:
-                        for s in raise_sets:
-                            joined = s | bm | b[0]
-                            if joined & must == must:
-                                append(head | joined << 12)
+                    add((head, raise_sets, tuple(p | b[0] for p in whole if (p | b[0]) & must == must)))
         # Trailing (7.1), the restriction option, and the obligation (7.2).
-        if (
-            may_trail
-            and not must
-            and (
-                restriction == "none"
-                or (not has_capture if restriction == "no_capturing_card" else not loose & RANK_MASKS[r])
-            )
-        ):
-            append(c << 2)
+        if may_trail and not must:
+            if restriction == "none":
+                trails.append(c << 2)
+            elif restriction == "no_capturing_card":
+                if not any(_family_size(f[1], f[2]) for f in fams[first:capture_end]):
+                    trails.append(c << 2)
+            elif not loose & RANK_MASKS[r]:
+                trails.append(c << 2)
+    return fams, trails
+
+
+def generate(state: State) -> list[MoveCode]:
+    """All legal move codes for the player to move (empty once the hand is over)."""
+    fams, trails = families(state)
+    out: list[MoveCode] = []
+    for head, sets, parts in fams:
+        for p in parts:
+            if p:
+                out += [head | (s | p) << 12 for s in sets]
+            else:
+                out += [head | s << 12 for s in sets if s]
+    out += trails
     return out
 
 
-_CAPTURE_VALUES: tuple[tuple[tuple[int, ...], ...], ...] = (
-    tuple((v,) for v in range(14)),
-    ((0,), (1, 14), *((v,) for v in range(2, 14))),
-)
-"""``_CAPTURE_VALUES[ace_high][v]``: the values a card of value ``v`` captures as (5.1, 5.2)."""
+def iter_moves(state: State) -> Iterator[MoveCode]:
+    """The legal move codes one at a time, in ``generate``'s order, with memory bounded by the
+    rules' structure rather than the number of moves (for huge tables)."""
+    fams, trails = families(state)
+    for head, sets, parts in fams:
+        for p in parts:
+            for s in sets:
+                if s | p:
+                    yield head | (s | p) << 12
+    yield from trails
 
 
-@lru_cache(maxsize=1 << 12)
-def _build_targets(hand: ValueVector) -> tuple[tuple[int, ...], ...]:
-    """For each played value ``vc`` (index), the build values 2..13 at least ``vc`` that the rest of
-    a hand with value vector ``hand`` can still capture (an ace for 14 is checked apart)."""
-    held = counts(hand)
-    return tuple(tuple(v for v, k in held if v >= max(2, vc) and (k > 1 or v != vc)) for vc in range(14))
-
-
-def _build_choices(vb: list[CardMask], optional: bool) -> list[CardMask]:
-    """The whole builds of a value a move takes along: any subset when optional, else all of them."""
-    if not vb:
-        return [0]
-    if not optional:
-        whole = 0
-        for bm in vb:
-            whole |= bm
-        return [whole]
-    out = [0]
-    for bm in vb:
-        out += [u | bm for u in out]
-    return out
+def count_moves(state: State) -> int:
+    """The number of legal moves, counted without making them."""
+    fams, trails = families(state)
+    total = len(trails)
+    for _head, sets, parts in fams:
+        total += _family_size(sets, parts)
+    return total

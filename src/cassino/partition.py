@@ -13,6 +13,7 @@ popcount of each of its four-bit rank fields (``vector_of``): no loop over cards
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
 from typing import TypeAlias
@@ -113,7 +114,13 @@ def splittable(available: ValueVector, value: int, extra: int, maximal: bool) ->
                 stack.append(nxt)
     found = sorted(seen)
     if maximal:
-        found = [a for a in found if not any(b != a and fits(a, b) for b in found)]
+        # A vector is dominated only by vectors of larger total, and then by a maximal one: so
+        # scanning by descending total, each candidate is compared with the maxima found so far.
+        kept: list[ValueVector] = []
+        for a in sorted(found, key=total, reverse=True):
+            if not any(fits(a, b) for b in kept):
+                kept.append(a)
+        found = sorted(kept)
     return tuple(found)
 
 
@@ -147,36 +154,91 @@ def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tup
     return tuple(out)
 
 
-def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> tuple[CardMask, ...]:
+def _expand(loose: CardMask, vec: ValueVector) -> list[CardMask]:
+    """The card sets of ``loose`` with exactly the value counts of ``vec``."""
+    masks = [0]
+    for v, k in counts(vec):
+        shift = 4 * (v - 1)
+        opts = _CHOICES[(loose >> shift) & 15][k]
+        if len(opts) == 1:
+            o = opts[0] << shift
+            masks = [m | o for m in masks]
+        else:
+            masks = [m | o << shift for m in masks for o in opts]
+    return masks
+
+
+def _expansion_size(loose: CardMask, vec: ValueVector) -> int:
+    """How many card sets ``_expand`` gives, without making them."""
+    n = 1
+    for v, k in counts(vec):
+        n *= len(_CHOICES[(loose >> (4 * (v - 1))) & 15][k])
+    return n
+
+
+class LazyCardSets:
+    """A large answer of ``card_sets``: its length is known at once, its sets are made one value
+    vector at a time while iterating, so memory stays small however large the table is."""
+
+    __slots__ = ("_loose", "_plans", "_size", "has_empty")
+
+    def __init__(self, loose: CardMask, plans: tuple[tuple[ValueVector, CardMask], ...], size: int) -> None:
+        self._loose = loose
+        self._plans = plans
+        self._size = size
+        self.has_empty = bool(plans) and plans[0][0] == 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[CardMask]:
+        for vec, _fields in self._plans:
+            if vec == 0:
+                yield 0
+            else:
+                yield from _expand(self._loose, vec)
+
+
+CardSets: TypeAlias = "tuple[CardMask, ...] | LazyCardSets"
+"""The answer of ``card_sets``: a cached tuple when small, a ``LazyCardSets`` when large."""
+
+
+def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSets:
     """The sets ``S`` of cards of ``loose`` (numeral cards of value at most ``value``) that
-    ``splittable`` accepts, as card masks. Small answers are cached by the exact cards."""
+    ``splittable`` accepts, as card masks, the empty set first when it qualifies.
+
+    Small answers are tuples cached by the exact cards; large ones are made lazily."""
     key = (loose, value, extra, maximal)
     found = CARD_SETS_CACHE.get(key)
     if found is not None:
         return found
+    plans = _plans(vector_of(loose), value, extra, maximal)
+    if len(plans) > 8:
+        size = sum(_expansion_size(loose, vec) for vec, _fields in plans)
+        if size > _CACHE_BIG:
+            return LazyCardSets(loose, plans, size)
     out: list[CardMask] = []
-    for vec, fields in _plans(vector_of(loose), value, extra, maximal):
+    for vec, fields in plans:
         whole = loose & fields
         if vector_of(whole) == vec:
             # Every card of each value used: one set (the usual case).
             out.append(whole)
-            continue
-        masks = [0]
-        for v, k in counts(vec):
-            shift = 4 * (v - 1)
-            opts = _CHOICES[(loose >> shift) & 15][k]
-            if len(opts) == 1:
-                o = opts[0] << shift
-                masks = [m | o for m in masks]
-            else:
-                masks = [m | o << shift for m in masks for o in opts]
-        out.extend(masks)
+        else:
+            out.extend(_expand(loose, vec))
     result = tuple(out)
-    if len(result) <= _CACHE_BIG:
-        if len(CARD_SETS_CACHE) >= _CACHE_LIMIT:
-            CARD_SETS_CACHE.clear()
-        CARD_SETS_CACHE[key] = result
+    if len(result) > _CACHE_BIG:
+        return result
+    if len(CARD_SETS_CACHE) >= _CACHE_LIMIT:
+        CARD_SETS_CACHE.clear()
+    CARD_SETS_CACHE[key] = result
     return result
+
+
+def starts_empty(sets: CardSets) -> bool:
+    """True when the empty set is among the sets (it always comes first)."""
+    if type(sets) is tuple:
+        return bool(sets) and sets[0] == 0
+    return sets.has_empty  # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=1 << 14)

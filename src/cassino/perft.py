@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .movegen import count_moves
 from .moves import format_code
 from .state import State
 
@@ -10,9 +11,9 @@ def perft(state: State, depth: int) -> int:
     """The number of move sequences of exactly ``depth`` moves from ``state`` (deals included)."""
     if depth == 0:
         return 1
-    codes = state.legal_codes()
     if depth == 1:
-        return len(codes)
+        return count_moves(state)
+    codes = state.legal_codes()
     total = 0
     push = state.push
     pop = state.pop
