@@ -146,7 +146,7 @@ def _explain_build(
     if not rules.duplicate_value_builds:
         for b in state.builds:
             if b[1] == value and not b[0] & taken:
-                return f"there is already a {_value_name(value)} ({format_cards(b[0])}): add to it by including it, since only one build per value may stand (rule 6.7)"
+                return f"there is already {'an' if value in (8, 11) else 'a'} {_value_name(value)} ({format_cards(b[0])}): add to it by including it, since only one build per value may stand (rule 6.7)"
     if raised and loose_taken and not rules.table_cards_may_raise:
         b = raised[0]
         if b[1] + vc != value:

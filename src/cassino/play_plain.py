@@ -63,7 +63,13 @@ def parse_option(text: str) -> tuple[str, object]:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The rule set chosen on the command line."""
     options = dict(parse_option(o) for o in args.option)
-    return make_rules(args.preset, players=args.players, partnerships=args.partnerships, **options)
+    for name, flag in (("preset", "--preset"), ("players", "--players"), ("partnerships", "--partnerships")):
+        if name in options:
+            raise RulesError(f"{name} is not a rule option: choose it with {flag}")
+    rules = make_rules(args.preset, players=args.players, partnerships=args.partnerships, **options)
+    if not 0 <= args.seat < rules.players:
+        raise RulesError(f"--seat must be a seat 0..{rules.players - 1} for {rules.players} players, got {args.seat}")
+    return rules
 
 
 def describe_table(state: State) -> list[str]:
@@ -131,10 +137,11 @@ def run_plain(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO |
                 hint = make_player("greedy", 0).choose(view_of(state, me))
                 say(f"hint: {format_code(hint)}")
                 continue
+            if text.isdigit() and not 1 <= int(text) <= len(moves):
+                say(f"not possible: there is no move number {text}; choose 1 to {len(moves)}")
+                continue
             try:
-                code = (
-                    moves[int(text) - 1].code if text.isdigit() and 1 <= int(text) <= len(moves) else parse_code(text)
-                )
+                code = moves[int(text) - 1].code if text.isdigit() else parse_code(text)
                 state.verify(code)
             except (MoveError, IllegalMoveError) as exc:
                 say(f"not possible: {exc}")

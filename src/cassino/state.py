@@ -7,7 +7,7 @@ changes is an immutable int or tuple, so the undo record is just the old field v
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeAlias
 
 from . import movegen
@@ -197,6 +197,14 @@ class State:
     def legal_codes(self) -> list[MoveCode]:
         """The legal moves as int codes (the fast path)."""
         return movegen.generate(self)
+
+    def iter_legal_codes(self) -> Iterator[MoveCode]:
+        """The legal moves one at a time, with bounded memory however many there are."""
+        return movegen.iter_moves(self)
+
+    def count_legal(self) -> int:
+        """How many legal moves there are, counted without making them."""
+        return movegen.count_moves(self)
 
     def legal_moves(self) -> list[Move]:
         """The legal moves, sorted by their canonical lines."""
