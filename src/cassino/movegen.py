@@ -184,7 +184,8 @@ def families(state: State) -> tuple[list[Family], list[MoveCode]]:
                 if sets is None:
                     sets = card_sets(*key)
                 if not builds:
-                    add((head, sets, _NO_BUILDS))
+                    if sets:
+                        add((head, sets, _NO_BUILDS))
                     continue
                 whole = _whole_builds(builds, value, rules.duplicate_value_builds, 0)
                 # The played card alone (worth the value) or with loose cards, plus whole groups.
@@ -246,5 +247,9 @@ def count_moves(state: State) -> int:
     fams, trails = families(state)
     total = len(trails)
     for _head, sets, parts in fams:
-        total += _family_size(sets, parts)
+        n = len(sets)
+        if n and parts:
+            total += n * len(parts)
+            if parts[0] == 0 and ((sets[0] == 0) if type(sets) is tuple else sets.has_empty):  # type: ignore[union-attr]
+                total -= 1
     return total
