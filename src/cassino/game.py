@@ -36,15 +36,15 @@ class Game:
         self.rules = rules or Rules()
         self.seed = seed
         self._rng = random.Random(seed)
-        self._decks = [list(d) for d in decks] if decks else []
+        # Decks to deal before shuffling new ones, next on top: given decks, and decks of hands
+        # taken back by ``undo`` (so replaying the same moves deals the same cards again).
+        self._upcoming: list[list[Card]] = [list(d) for d in reversed(decks or [])]
         self.decks: list[list[Card]] = []
         self.hands: list[State] = []
         self._start_hand(dealer, (0,) * self.rules.sides)
 
     def _next_deck(self) -> list[Card]:
-        if len(self.decks) < len(self._decks):
-            return self._decks[len(self.decks)]
-        return shuffled_deck(self._rng)
+        return self._upcoming.pop() if self._upcoming else shuffled_deck(self._rng)
 
     def _start_hand(self, dealer: int, scores: Sequence[int]) -> None:
         deck = self._next_deck()
@@ -106,7 +106,7 @@ class Game:
             if len(self.hands) == 1:
                 raise IndexError("no move to undo")
             self.hands.pop()
-            self.decks.pop()
+            self._upcoming.append(self.decks.pop())
             state = self.state
         return state.pop()
 

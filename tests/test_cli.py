@@ -1,0 +1,220 @@
+"""The ``cassino`` command as outside tools use it (NOTATION.md "Command line"), run as a process.
+
+These go through a real subprocess on purpose: the contract is the text on stdout/stderr and the
+exit status, which in-process calls of ``main`` would not fully exercise.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cassino.moves import Move
+from cassino.notation import position_from_json, position_to_json
+
+DATA = Path(__file__).parent / "data" / "perft_public.jsonl"
+LINES = 4
+"""How many positions of the public perft file to check (the first ones)."""
+
+SCRIPT = Path(sys.executable).parent / "cassino"
+COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "cassino.cli"]
+
+
+def perft_cases() -> list[tuple[dict[str, Any], dict[str, int]]]:
+    """(position, {depth: count}) from the first lines of the public perft file."""
+    out = []
+    with DATA.open() as f:
+        for _, line in zip(range(LINES), f, strict=False):
+            row = json.loads(line)
+            out.append((row["position"], {k: int(v) for k, v in row["perft"].items()}))
+    return out
+
+
+CASES = perft_cases()
+
+
+def cassino(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the command with arguments; never raises on a non-zero exit."""
+    return subprocess.run([*COMMAND, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False)
+
+
+def ok(*args: str, stdin: str | None = None) -> str:
+    """Run the command, require success and a silent stderr, return stdout."""
+    proc = cassino(*args, stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    return proc.stdout
+
+
+def fails(*args: str, stdin: str | None = None) -> str:
+    """Run the command, require a user-error exit (status 2), nothing on stdout, one line on stderr."""
+    proc = cassino(*args, stdin=stdin)
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    message = proc.stderr.strip()
+    assert message and "\n" not in message and "Traceback" not in message, proc.stderr
+    return message
+
+
+def engine_moves(position: dict[str, Any]) -> list[str]:
+    """The legal moves as the library lists them."""
+    return [str(m) for m in position_from_json(position).legal_moves()]
+
+
+# ----------------------------------------------------------------------------- moves
+
+
+@pytest.mark.parametrize(("position", "counts"), CASES)
+def test_moves_lists_the_legal_moves_sorted(position: dict[str, Any], counts: dict[str, int]) -> None:
+    lines = ok("moves", json.dumps(position)).splitlines()
+    assert len(lines) == counts["1"]
+    assert lines == sorted(lines)
+    assert lines == engine_moves(position)
+
+
+def test_moves_of_a_finished_hand_is_empty() -> None:
+    state = position_from_json(CASES[0][0])
+    while not state.hand_over:
+        state.push(sorted(state.legal_codes())[0])
+    assert ok("moves", json.dumps(position_to_json(state))) == ""
+
+
+# ----------------------------------------------------------------------------- perft
+
+
+@pytest.mark.parametrize(("position", "counts"), CASES)
+def test_perft_counts(position: dict[str, Any], counts: dict[str, int]) -> None:
+    text = json.dumps(position)
+    for depth in ("1", "2"):
+        assert ok("perft", text, depth).splitlines() == [str(counts[depth])]
+    assert ok("perft", text, "0").splitlines() == ["1"]
+
+
+@pytest.mark.parametrize(("position", "counts"), CASES)
+def test_perft_divide(position: dict[str, Any], counts: dict[str, int]) -> None:
+    """``MOVE: COUNT`` per legal move, in move-list order, then the total alone on the last line."""
+    lines = ok("perft", json.dumps(position), "2", "--divide").splitlines()
+    assert lines[-1] == str(counts["2"])
+    rows = [line.rsplit(": ", 1) for line in lines[:-1]]
+    assert [move for move, _ in rows] == engine_moves(position)
+    assert all(n.isdigit() for _, n in rows)
+    assert sum(int(n) for _, n in rows) == counts["2"]
+    one = ok("perft", json.dumps(position), "1", "--divide").splitlines()
+    assert one == [f"{m}: 1" for m in engine_moves(position)] + [str(counts["1"])]
+
+
+def test_perft_rejects_a_negative_depth() -> None:
+    assert "depth" in fails("perft", json.dumps(CASES[0][0]), "-1")
+
+
+# ----------------------------------------------------------------------------- apply
+
+
+@pytest.mark.parametrize(("position", "counts"), CASES)
+def test_apply_prints_the_engines_position(position: dict[str, Any], counts: dict[str, int]) -> None:
+    """Three plays in a row (the first legal move each time) give the library's position JSON."""
+    state = position_from_json(position)
+    played = []
+    for _ in range(3):
+        if state.hand_over:
+            break
+        move = state.legal_moves()[0]
+        state.play(move)
+        played.append(str(move))
+    out = ok("apply", json.dumps(position), *played)
+    assert len(out.splitlines()) == 1
+    assert json.loads(out) == position_to_json(state)
+
+
+def test_apply_reads_lenient_move_spellings() -> None:
+    position = CASES[0][0]
+    move = engine_moves(position)[-1]
+    head, _, cards = move.partition(": ")
+    lenient = head.upper().replace("TRAIL", "trail").replace("CAPTURE", "capture").replace("BUILD", "build")
+    lenient = lenient + ": " + " ".join(reversed(cards.split()))
+    state = position_from_json(position)
+    state.play(Move.parse(move))
+    assert json.loads(ok("apply", json.dumps(position), lenient)) == position_to_json(state)
+
+
+def test_apply_illegal_move_names_the_move_and_the_rule() -> None:
+    """Line 0: seat 0 owns a 14-build, so trailing is forbidden (RULES.md 7.1)."""
+    position = CASES[0][0]
+    message = fails("apply", json.dumps(position), "trail 3h")
+    assert "trail 3h" in message and "trail" in message.split("trail 3h", 1)[1]
+    assert "build" in message
+
+
+def test_apply_card_not_in_hand() -> None:
+    message = fails("apply", json.dumps(CASES[0][0]), "trail 5h")
+    assert "5h" in message and "hand" in message
+
+
+def test_apply_stops_at_the_first_illegal_move() -> None:
+    """A later illegal move is reported with its number and nothing is printed."""
+    position = CASES[0][0]
+    first = engine_moves(position)[0]
+    message = fails("apply", json.dumps(position), first, "trail 5h")
+    assert "trail 5h" in message and "2" in message
+
+
+@pytest.mark.parametrize("move", ["jump 5h", "trail", "trail Xx", "capture Ad: 2c", "build 3h 15: 2c", "capture Ad 14"])
+def test_apply_malformed_move(move: str) -> None:
+    message = fails("apply", json.dumps(CASES[0][0]), move)
+    assert move.split()[-1].rstrip(":") in message or move in message
+
+
+# ----------------------------------------------------------------------------- position sources
+
+
+def test_position_from_a_file(tmp_path: Path) -> None:
+    position, counts = CASES[1]
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position, indent=2))
+    assert len(ok("moves", str(path)).splitlines()) == counts["1"]
+    assert ok("perft", str(path), "2").splitlines()[-1] == str(counts["2"])
+
+
+def test_position_from_stdin() -> None:
+    position, counts = CASES[2]
+    text = json.dumps(position, indent=1)
+    assert len(ok("moves", "-", stdin=text).splitlines()) == counts["1"]
+    assert ok("perft", "-", "2", "--divide", stdin=text).splitlines()[-1] == str(counts["2"])
+    state = position_from_json(position)
+    move = state.legal_moves()[0]
+    state.play(move)
+    assert json.loads(ok("apply", "-", str(move), stdin=text)) == position_to_json(state)
+
+
+# ----------------------------------------------------------------------------- bad positions
+
+
+def test_bad_json_text() -> None:
+    message = fails("moves", '{"rules": ')
+    assert "JSON" in message
+
+
+def test_missing_file() -> None:
+    message = fails("moves", "no/such/position.json")
+    assert "no/such/position.json" in message
+
+
+def test_inconsistent_position_is_named() -> None:
+    position = json.loads(json.dumps(CASES[0][0]))
+    position["stock"].append(position["hands"][0][0])
+    message = fails("perft", json.dumps(position), "1")
+    assert "duplicate" in message and position["hands"][0][0] in message
+
+
+def test_rejected_rules_are_named() -> None:
+    position = json.loads(json.dumps(CASES[0][0]))
+    position["rules"]["sweeps_cancel"] = True
+    assert "sweeps_cancel" in fails("moves", json.dumps(position))
+    position = json.loads(json.dumps(CASES[0][0]))
+    position["rules"]["colour"] = "red"
+    assert "colour" in fails("apply", json.dumps(position), "trail 3h")
