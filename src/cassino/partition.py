@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 from typing import TypeAlias
 
 from .cards import CardMask
@@ -192,11 +192,14 @@ class LazyCardSets:
         return self._size
 
     def __iter__(self) -> Iterator[CardMask]:
+        loose = self._loose
         for vec, _fields in self._plans:
-            if vec == 0:
-                yield 0
-            else:
-                yield from _expand(self._loose, vec)
+            choices = []
+            for v, k in counts(vec):
+                shift = 4 * (v - 1)
+                choices.append([o << shift for o in _CHOICES[(loose >> shift) & 15][k]])
+            for combo in product(*choices):
+                yield sum(combo)
 
 
 CardSets: TypeAlias = "tuple[CardMask, ...] | LazyCardSets"
