@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
+import itertools
 from itertools import combinations, product
 from typing import TypeAlias
 
@@ -66,7 +67,7 @@ def total(vector: ValueVector) -> int:
     return sum(v * k for v, k in counts(vector))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 17)
 def groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
     """Every non-empty vector within ``available`` whose values sum to ``target``."""
     pairs = counts(available)
@@ -232,7 +233,9 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
     if len(result) > _CACHE_BIG:
         return result
     if len(CARD_SETS_CACHE) >= _CACHE_LIMIT:
-        CARD_SETS_CACHE.clear()
+        # Forget the oldest quarter (dicts keep insertion order), not everything at once.
+        for old in list(itertools.islice(CARD_SETS_CACHE, _CACHE_LIMIT // 4)):
+            del CARD_SETS_CACHE[old]
     CARD_SETS_CACHE[key] = result
     return result
 
