@@ -61,9 +61,24 @@ def cmd_apply(args: argparse.Namespace) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> None:
-    """Play a game in the terminal."""
-    from .play_plain import run_plain
+    """Play a game in the terminal: full screen, or plain lines with --plain (or no Textual)."""
+    from .play_plain import rules_from_args, run_plain
+    from .rules import RulesError
 
+    if not args.plain:
+        try:
+            rules = rules_from_args(args)
+        except (RulesError, ValueError) as exc:
+            raise CliError(str(exc)) from None
+        try:
+            from .tui.app import run_tui
+        except ImportError:
+            print(
+                "The full-screen game needs Textual (pip install 'cassino[tui]'); using plain lines.", file=sys.stderr
+            )
+        else:
+            run_tui(args, rules)
+            return
     run_plain(args)
 
 

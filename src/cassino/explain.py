@@ -152,3 +152,21 @@ def _explain_build(
         if b[1] + vc != value:
             return f"raising the {_value_name(b[1])} with {name} makes {b[1] + vc}, not {value}; loose cards never help to raise (table_cards_may_raise is off)"
     return f"{name} with {format_cards(taken)} cannot be split into groups each worth {value}, one of them holding {name} (rule 6.3)"
+
+
+def explain_card(state: State, text: str) -> str | None:
+    """What one card of the mover's hand can do, or why it can do nothing; None if ``text`` is no card."""
+    from .cards import CardError, parse_card
+    from .moves import format_code
+
+    try:
+        card = parse_card(text)
+    except CardError:
+        return None
+    name = card_name(card)
+    if not state.hands[state.to_move] >> card & 1:
+        return f"{name} is not in your hand"
+    lines = sorted(format_code(c) for c in movegen.generate(state) if (c >> 2) & 63 == card)
+    if lines:
+        return f"{name} can: " + "; ".join(lines)
+    return f"{name} has no legal move: " + explain_illegal(state, card << 2)

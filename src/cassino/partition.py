@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-import itertools
-from itertools import combinations, product
+from itertools import combinations, islice, product
 from typing import TypeAlias
 
 from .cards import CardMask
@@ -234,7 +233,7 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
         return result
     if len(CARD_SETS_CACHE) >= _CACHE_LIMIT:
         # Forget the oldest quarter (dicts keep insertion order), not everything at once.
-        for old in list(itertools.islice(CARD_SETS_CACHE, _CACHE_LIMIT // 4)):
+        for old in list(islice(CARD_SETS_CACHE, _CACHE_LIMIT // 4)):
             del CARD_SETS_CACHE[old]
     CARD_SETS_CACHE[key] = result
     return result

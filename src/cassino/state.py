@@ -187,6 +187,10 @@ class State:
         """The codes of the moves pushed on this object (and not popped), oldest first."""
         return [snap[-1] for snap in self._stack]
 
+    def movers(self) -> list[int]:
+        """The seat that made each move of ``history``, oldest first."""
+        return [snap[9] for snap in self._stack]
+
     def deal_number(self) -> int:
         """Which deal of the hand is in play, from 1 (always 1 under ``draw``)."""
         if self.rules.draw:

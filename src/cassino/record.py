@@ -1,0 +1,324 @@
+"""Game records: a readable text format in the spirit of PGN that replays a game exactly.
+
+A record holds tag pairs (event, date, seats, rules, seed, result), then for each hand its dealer,
+the full order of its deck and its moves in canonical notation, each with the seat that made it::
+
+    [Event "Casual game"]
+    [Date "2026.11.29"]
+    [Seat0 "you"]
+    [Seat1 "greedy"]
+    [Preset "classic"]
+    [Players "2"]
+    [Partnerships "false"]
+    [Options "sweeps_cancel=true target=31"]
+    [Seed "7"]
+    [Result "1"]
+    [Scores "13 31"]
+
+    hand 1 dealer 0
+    deck 7h Td 2s ...
+    seat 1: trail 7h
+    seat 0: capture 8c 8: 8d
+    ...
+    points 3 8
+
+The decks make a record replay without the seed, so anyone can check every deal and every move:
+that is the proof that nobody cheated. The writer is canonical; the reader is lenient about spacing,
+case, comments (``;`` to the end of a line, or ``{...}``) and optional lines, and reports every
+problem with its line number. ``check_record`` replays the moves with the rules engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, CardError, card_name, parse_card
+from .errors import IllegalMoveError
+from .game import Game
+from .moves import MoveCode, MoveError, format_code, parse_code
+from .rules import OPTION_NAMES, Rules, RulesError, make_rules
+
+TAG_ORDER = (
+    "Event", "Site", "Date", "Seat0", "Seat1", "Seat2", "Seat3", "Preset", "Players", "Partnerships", "Options",
+    "Seed", "Result", "Scores",
+)  # fmt: skip
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; lists every problem with its line."""
+
+    def __init__(self, problems: Sequence[tuple[int, str]]) -> None:
+        self.problems = list(problems)
+        text = "; ".join(f"line {n}: {msg}" if n else msg for n, msg in self.problems)
+        super().__init__(text)
+
+
+@dataclass
+class HandRecord:
+    """One hand: who dealt, the deck (top card first) and the moves as (seat, code)."""
+
+    dealer: int
+    deck: list[Card]
+    moves: list[tuple[int, MoveCode]] = field(default_factory=list)
+    points: list[int] | None = None
+    line: int = 0
+    move_lines: list[int] = field(default_factory=list)
+
+
+@dataclass
+class GameRecord:
+    """A whole game: tags and hands. ``rules`` is read from the tags."""
+
+    tags: dict[str, str]
+    rules: Rules
+    hands: list[HandRecord]
+
+    @property
+    def result(self) -> int | None:
+        """The winning side, or None for an unfinished game."""
+        text = self.tags.get("Result", "*")
+        return int(text) if text.isdigit() else None
+
+
+# ----------------------------------------------------------------------------------- writing
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def rules_tags(rules: Rules) -> dict[str, str]:
+    """The tags that describe a rule set."""
+    extra = {k: v for k, v in rules.to_json().items() if k in OPTION_NAMES}
+    return {
+        "Preset": rules.preset,
+        "Players": str(rules.players),
+        "Partnerships": _option_text(rules.partnerships),
+        "Options": " ".join(f"{k}={_option_text(v)}" for k, v in extra.items()) or "-",
+    }
+
+
+def record_of_game(game: Game, tags: dict[str, str] | None = None, seats: Sequence[str] = ()) -> GameRecord:
+    """The record of a game played so far (unfinished games have Result ``*``)."""
+    all_tags: dict[str, str] = {"Event": "Casual game", "Date": "????.??.??"}
+    all_tags.update(tags or {})
+    for seat, name in enumerate(seats):
+        all_tags[f"Seat{seat}"] = name
+    all_tags.update(rules_tags(game.rules))
+    if game.seed is not None:
+        all_tags.setdefault("Seed", str(game.seed))
+    all_tags["Result"] = str(game.winner) if game.over else "*"
+    all_tags["Scores"] = " ".join(map(str, game.scores))
+    hands = []
+    for state, deck in zip(game.hands, game.decks, strict=True):
+        moves = []
+        for code, seat in zip(state.history(), state.movers(), strict=True):
+            moves.append((seat, code))
+        points = list(state.result.points) if state.result is not None else None
+        hands.append(HandRecord(state.dealer, list(deck), moves, points))
+    return GameRecord(all_tags, game.rules, hands)
+
+
+def write_record(record: GameRecord) -> str:
+    """The canonical text of a record."""
+    lines = []
+    order = [t for t in TAG_ORDER if t in record.tags] + sorted(t for t in record.tags if t not in TAG_ORDER)
+    for tag in order:
+        value = record.tags[tag].replace("\\", "\\\\").replace('"', '\\"')
+        lines.append(f'[{tag} "{value}"]')
+    for number, hand in enumerate(record.hands, 1):
+        lines.append("")
+        lines.append(f"hand {number} dealer {hand.dealer}")
+        lines.append("deck " + " ".join(card_name(c) for c in hand.deck))
+        for seat, code in hand.moves:
+            lines.append(f"seat {seat}: {format_code(code)}")
+        if hand.points is not None:
+            lines.append("points " + " ".join(map(str, hand.points)))
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------------- reading
+
+_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_HAND = re.compile(r"^hand\s+(\d+)(?:\s+dealer\s+(\d+))?$", re.IGNORECASE)
+_MOVE = re.compile(r"^(?:(?:seat\s*)?(\d+)\s*:\s*)?((?:trail|capture|build)\b.*)$", re.IGNORECASE)
+
+
+def _strip_comment(line: str) -> str:
+    line = re.sub(r"\{[^}]*\}", " ", line)
+    return line.split(";", 1)[0].strip()
+
+
+def _parse_options(text: str, line: int, problems: list[tuple[int, str]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if text.strip() in ("", "-"):
+        return out
+    for word in text.split():
+        name, sep, raw = word.partition("=")
+        if not sep:
+            problems.append((line, f"option {word!r} must be written NAME=VALUE"))
+            continue
+        low = raw.lower()
+        out[name] = True if low == "true" else False if low == "false" else int(raw) if raw.isdigit() else raw
+    return out
+
+
+def read_record(text: str) -> GameRecord:
+    """Read a record; every problem found is reported at once, each with its line number."""
+    problems: list[tuple[int, str]] = []
+    tags: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}
+    hands: list[HandRecord] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("["):
+            m = _TAG.match(line)
+            if not m:
+                problems.append((number, f'malformed tag {line!r}: write [Name "value"]'))
+                continue
+            if hands:
+                problems.append((number, f"tag {m.group(1)} after the first hand: tags belong at the top"))
+            tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            tag_lines[m.group(1)] = number
+            continue
+        line = _strip_comment(line)
+        if not line:
+            continue
+        word = line.split()[0].lower()
+        if word == "hand":
+            m = _HAND.match(line)
+            if not m:
+                problems.append((number, f"malformed hand line {line!r}: write 'hand N dealer SEAT'"))
+                continue
+            if int(m.group(1)) != len(hands) + 1:
+                problems.append((number, f"hand {m.group(1)} out of order: expected hand {len(hands) + 1}"))
+            dealer = int(m.group(2)) if m.group(2) is not None else -1
+            hands.append(HandRecord(dealer, [], line=number))
+        elif not hands:
+            problems.append((number, f"{line!r} before the first 'hand' line"))
+        elif word == "deck":
+            cards = []
+            for w in line.split()[1:]:
+                try:
+                    cards.append(parse_card(w))
+                except CardError as exc:
+                    problems.append((number, str(exc)))
+            if sorted(cards) != list(range(52)) and len(cards) == len(line.split()) - 1:
+                missing = sorted(set(range(52)) - set(cards))
+                dup = sorted({c for c in cards if cards.count(c) > 1})
+                detail = []
+                if missing:
+                    detail.append("missing " + " ".join(card_name(c) for c in missing))
+                if dup:
+                    detail.append("twice " + " ".join(card_name(c) for c in dup))
+                problems.append((number, f"a deck must hold the 52 cards once each ({'; '.join(detail)})"))
+            hands[-1].deck = cards
+        elif word == "points":
+            try:
+                hands[-1].points = [int(w) for w in line.split()[1:]]
+            except ValueError:
+                problems.append((number, f"malformed points line {line!r}: write 'points N N ...'"))
+        else:
+            m = _MOVE.match(line)
+            if not m:
+                problems.append((number, f"cannot read {line!r}: expected a move such as 'seat 1: trail 7h'"))
+                continue
+            try:
+                code = parse_code(m.group(2))
+            except MoveError as exc:
+                problems.append((number, str(exc)))
+                continue
+            seat = int(m.group(1)) if m.group(1) is not None else -1
+            hands[-1].moves.append((seat, code))
+            hands[-1].move_lines.append(number)
+
+    rules = Rules()
+    try:
+        options = _parse_options(tags.get("Options", ""), tag_lines.get("Options", 0), problems)
+        players = tags.get("Players", "2")
+        partnerships = tags.get("Partnerships", "false").lower()
+        if not players.isdigit():
+            raise RulesError(f"Players must be 2, 3 or 4, got {players!r}")
+        if partnerships not in ("true", "false"):
+            raise RulesError(f"Partnerships must be true or false, got {partnerships!r}")
+        rules = make_rules(
+            tags.get("Preset", "classic"), players=int(players), partnerships=partnerships == "true", **options
+        )
+    except RulesError as exc:
+        problems.append((tag_lines.get("Options", tag_lines.get("Preset", 0)), f"rules: {exc}"))
+    if not hands and not problems:
+        problems.append((0, "the record has no hand"))
+    for hand in hands:
+        if not hand.deck:
+            problems.append((hand.line, "hand has no 'deck' line"))
+        if not 0 <= hand.dealer < rules.players and hand.dealer != -1:
+            problems.append((hand.line, f"dealer {hand.dealer} is not a seat of {rules.players} players"))
+    if problems:
+        raise RecordError(problems)
+    return GameRecord(tags, rules, hands)
+
+
+def replay(record: GameRecord) -> Game:
+    """Replay a record with the engine, checking every move, every seat and every hand's points.
+
+    Raises RecordError naming the line of the first move that does not replay."""
+    first = record.hands[0]
+    dealer = first.dealer if first.dealer >= 0 else 0
+    game = Game(record.rules, seed=None, dealer=dealer, decks=[h.deck for h in record.hands])
+    problems: list[tuple[int, str]] = []
+    for number, hand in enumerate(record.hands, 1):
+        if len(game.hands) != number:
+            problems.append(
+                (
+                    hand.line,
+                    f"hand {number} starts, but the game {'is over' if game.over else 'is still in hand ' + str(len(game.hands))}",
+                )
+            )
+            break
+        state = game.state
+        if hand.dealer >= 0 and hand.dealer != state.dealer:
+            problems.append(
+                (hand.line, f"dealer should be seat {state.dealer} (the deal passes on each hand), not {hand.dealer}")
+            )
+            break
+        for (seat, code), line in zip(hand.moves, hand.move_lines, strict=True):
+            state = game.state
+            if state.hand_over or len(game.hands) != number:
+                problems.append((line, f"move {format_code(code)!r} after the end of hand {number}"))
+                break
+            if seat >= 0 and seat != state.to_move:
+                problems.append((line, f"seat {seat} moves, but it is seat {state.to_move}'s turn"))
+                break
+            try:
+                game.play(code)
+            except IllegalMoveError as exc:
+                problems.append((line, str(exc)))
+                break
+        if problems:
+            break
+        finished = game.hands[number - 1]
+        if hand.points is not None and finished.result is not None and list(finished.result.points) != hand.points:
+            problems.append(
+                (hand.line, f"hand {number} scores {list(finished.result.points)}, but the record says {hand.points}")
+            )
+            break
+    if not problems:
+        result = record.result
+        if result is not None and (not game.over or game.winner != result):
+            actual = f"side {game.winner} wins" if game.over else "the game is not over"
+            problems.append((0, f"Result says side {result} won, but replayed {actual}"))
+        if result is None and record.tags.get("Result", "*") != "*":
+            problems.append((0, f"Result must be a side number or '*', got {record.tags['Result']!r}"))
+    if problems:
+        raise RecordError(problems)
+    return game
+
+
+def check_record(text: str) -> Game:
+    """Read and replay a record; raises RecordError listing the problems with their lines."""
+    return replay(read_record(text))

@@ -1,0 +1,1 @@
+"""The full-screen terminal app (needs the ``tui`` extra: Textual)."""

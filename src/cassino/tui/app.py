@@ -1,0 +1,538 @@
+"""``cassino play``: the full-screen terminal game (Textual).
+
+The variant builder comes first (preset, every option, seats, partnerships, opponents, seed); then
+the table: builds with value, kind and owner always in view, your hand as buttons, the scores, the
+deal and "last deal", each opponent's last move and whose turn it is. Pick a card (its number key
+or a click), then what it does from the list; or type a move in notation after ``:``. ``h`` hints,
+``t`` shows trackers. A refused move always says why. After each hand a score breakdown, at the end a
+summary; the record of every game is saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from ..cards import SUITS, card_name, cards_of
+from ..errors import IllegalMoveError
+from ..explain import explain_illegal
+from ..moves import MoveError, format_code, parse_code
+from ..partition import build_total
+from ..play_plain import game_summary
+from ..players import player_names
+from ..rules import (
+    COURT_CAPTURES,
+    OPTION_NAMES,
+    PRESETS,
+    SCORINGS,
+    TIEBREAKS,
+    TRAIL_RESTRICTIONS,
+    Rules,
+    RulesError,
+    make_rules,
+)
+from ..session import FinishedHand, Session, default_save_dir
+
+_SUIT_STYLE = {"c": "bold", "d": "bold red", "h": "bold red", "s": "bold"}
+_CHOICE_OPTIONS = {
+    "court_capture": COURT_CAPTURES,
+    "trail_restriction": TRAIL_RESTRICTIONS,
+    "scoring": SCORINGS,
+    "tiebreak": TIEBREAKS,
+}
+
+
+def card_text(card: int) -> Text:
+    """A card name coloured by suit."""
+    name = card_name(card)
+    return Text(name, style=_SUIT_STYLE[name[1]])
+
+
+def cards_text(mask: int) -> Text:
+    """Cards of a mask, coloured, separated by spaces."""
+    out = Text()
+    for i, c in enumerate(cards_of(mask)):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(c))
+    return out
+
+
+class SetupScreen(Screen[dict[str, Any]]):
+    """The variant builder: every choice of a game, prefilled from the command line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start", priority=True),
+        Binding("escape", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, initial: dict[str, Any]) -> None:
+        super().__init__()
+        self.initial = initial
+
+    def compose(self) -> ComposeResult:
+        init = self.initial
+        rules: Rules = init["rules"]
+        yield Header()
+        with VerticalScroll(id="setup"):
+            yield Label("New game — choose the rules (every option works on top of any preset)")
+            with Grid(id="setup-grid"):
+                yield Label("preset")
+                yield Select(
+                    [(p, p) for p in PRESETS], value=rules.preset, allow_blank=False, id="preset", compact=True
+                )
+                yield Label("players")
+                yield Select(
+                    [(str(n), n) for n in (2, 3, 4)], value=rules.players, allow_blank=False, id="players", compact=True
+                )
+                yield Label("partnerships (4 players)")
+                yield Checkbox(
+                    "you and seat 2 play together", value=rules.partnerships, id="partnerships", compact=True
+                )
+                yield Label("opponents")
+                yield Select(
+                    [(n, n) for n in player_names()],
+                    value=init["opponent"],
+                    allow_blank=False,
+                    id="opponent",
+                    compact=True,
+                )
+                yield Label("seed (empty: random)")
+                yield Input(value="" if init["seed"] is None else str(init["seed"]), id="seed", compact=True)
+                for name in OPTION_NAMES:
+                    value = getattr(rules, name)
+                    yield Label(name)
+                    if isinstance(value, bool):
+                        yield Checkbox(name, value=value, id=f"opt-{name}", compact=True)
+                    elif name in _CHOICE_OPTIONS:
+                        choices = _CHOICE_OPTIONS[name]
+                        yield Select(
+                            [(c, c) for c in choices], value=value, allow_blank=False, id=f"opt-{name}", compact=True
+                        )
+                    else:
+                        yield Input(value=str(value), id=f"opt-{name}", compact=True)
+            yield Static("", id="setup-error")
+            yield Button("Start the game (ctrl+s)", variant="primary", id="start")
+        yield Footer()
+
+    @on(Select.Changed, "#preset")
+    def preset_changed(self, event: Select.Changed) -> None:
+        """A new preset resets the options to its own values."""
+        preset = PRESETS[str(event.value)]
+        for name in OPTION_NAMES:
+            widget = self.query_one(f"#opt-{name}")
+            value = getattr(preset, name)
+            if isinstance(widget, Checkbox):
+                widget.value = bool(value)
+            elif isinstance(widget, Select):
+                widget.value = value
+            elif isinstance(widget, Input):
+                widget.value = str(value)
+
+    def chosen(self) -> dict[str, Any]:
+        """The choices as rules, opponent and seed; RulesError or ValueError if they are wrong."""
+        options: dict[str, Any] = {}
+        preset = str(self.query_one("#preset", Select).value)
+        for name in OPTION_NAMES:
+            widget = self.query_one(f"#opt-{name}")
+            if isinstance(widget, (Checkbox, Select)):
+                options[name] = widget.value
+            elif isinstance(widget, Input):
+                text = widget.value.strip()
+                if not text.isdigit():
+                    raise RulesError(f"{name} must be a whole number, got {text!r}")
+                options[name] = int(text)
+        players = int(str(self.query_one("#players", Select).value))
+        partnerships = self.query_one("#partnerships", Checkbox).value
+        rules = make_rules(preset, players=players, partnerships=partnerships, **options)
+        seed_text = self.query_one("#seed", Input).value.strip()
+        if seed_text and not seed_text.lstrip("-").isdigit():
+            raise ValueError(f"the seed must be a whole number, got {seed_text!r}")
+        return {
+            "rules": rules,
+            "opponent": str(self.query_one("#opponent", Select).value),
+            "seed": int(seed_text) if seed_text else None,
+        }
+
+    def action_start(self) -> None:
+        """Start with the chosen rules, or say what is wrong with them."""
+        try:
+            choice = self.chosen()
+        except (RulesError, ValueError) as exc:
+            self.query_one("#setup-error", Static).update(Text(f"Cannot start: {exc}", style="bold red"))
+            return
+        self.dismiss(choice)
+
+    @on(Button.Pressed, "#start")
+    def start_pressed(self) -> None:
+        """The Start button."""
+        self.action_start()
+
+
+class HandOverScreen(ModalScreen[None]):
+    """The score breakdown of a finished hand, per side."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue")]
+
+    def __init__(self, session: Session, done: FinishedHand) -> None:
+        super().__init__()
+        self.session = session
+        self.done = done
+
+    def compose(self) -> ComposeResult:
+        result = self.done.result
+        with Vertical(id="dialog"):
+            yield Label(f"Hand {self.done.number} is over — press Enter to continue")
+            table: DataTable[str] = DataTable(id="breakdown")
+            yield table
+            sweeps = sum(1 for i in result.items if i.category == "sweeps")
+            yield Label(f"checksum: {result.checksum} points without sweeps, {sweeps} scored sweep(s)")
+
+    def on_mount(self) -> None:
+        result = self.done.result
+        table = self.query_one(DataTable)
+        sides = range(self.session.rules.sides)
+        table.add_columns("", *(self.session.side_name(s) for s in sides))
+        rows = [result.breakdown(s) for s in sides]
+        for category in result.categories:
+            table.add_row(category, *(str(r[category]) for r in rows))
+        table.add_row("cards taken", *(str(result.cards[s]) for s in sides))
+        table.add_row("spades taken", *(str(result.spades[s]) for s in sides))
+        table.add_row("hand total", *(str(result.points[s]) for s in sides))
+        table.add_row("game score", *(str(self.done.scores[s]) for s in sides))
+
+    def action_close(self) -> None:
+        """Back to the table."""
+        self.dismiss(None)
+
+
+class GameOverScreen(ModalScreen[None]):
+    """The summary at the end of the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,q,escape", "close", "Quit")]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            for line in game_summary(self.session):
+                yield Label(line)
+            yield Label("Press Enter to leave.")
+
+    def action_close(self) -> None:
+        """Leave the game."""
+        self.dismiss(None)
+
+
+class GameScreen(Screen[None]):
+    """The table, your hand and the moves."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "pick(0)", "Card 1"),
+        Binding("2", "pick(1)", "Card 2"),
+        Binding("3", "pick(2)", "Card 3"),
+        Binding("4", "pick(3)", "Card 4"),
+        Binding("h", "hint", "Hint"),
+        Binding("t", "trackers", "Trackers"),
+        Binding("colon", "type_move", "Type a move"),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, session: Session, me: int, bot_delay: float) -> None:
+        super().__init__()
+        self.session = session
+        self.me = me
+        self.bot_delay = bot_delay
+        self.picked: int | None = None
+        self.show_trackers = False
+        self.shown_hands = 0
+        self.waiting = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="game"):
+            yield Static(id="status")
+            yield Static(id="others")
+            yield Static(id="table")
+            with Horizontal(id="hand"):
+                yield Label("Your hand", id="hand-label")
+                for i in range(4):
+                    yield Button("", id=f"card-{i}")
+            yield OptionList(id="moves")
+            yield Input(placeholder="type a move, e.g. capture 8c 8: 5d 3h (Enter to play, Esc to cancel)", id="typed")
+            yield Static(id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#typed", Input).display = False
+        self.clear_choices()
+        self.refresh_view()
+        self.schedule_bots()
+
+    # ---------------------------------------------------------------- drawing
+    def hand_cards(self) -> list[int]:
+        """My cards in canonical order (the order of the number keys)."""
+        return cards_of(self.session.state.hands[self.me])
+
+    def refresh_view(self) -> None:
+        """Redraw everything from the session."""
+        s = self.session
+        state = s.state
+        rules = s.rules
+        status = Text()
+        status.append(f"{rules.describe()} — hand {len(s.game.hands)}, ")
+        status.append(f"deal {state.deal_number()} of {rules.deals_per_hand}")
+        if state.last_deal and not state.hand_over:
+            status.append(" (LAST DEAL)", style="bold yellow")
+        status.append(" — scores: " + ", ".join(f"{s.side_name(i)} {state.scores[i]}" for i in range(rules.sides)))
+        if not s.over:
+            whose = "YOUR TURN" if s.to_move == self.me else f"{s.names[s.to_move]} (seat {s.to_move}) to move"
+            status.append(f" — {whose}", style="bold green" if s.to_move == self.me else "")
+        if self.show_trackers:
+            taken, spades = s.side_tracker(self.me)
+            status.append(f"\nyour side this hand: {taken} cards, {spades} spades")
+        self.query_one("#status", Static).update(status)
+
+        others = Text()
+        for seat in range(rules.players):
+            if seat == self.me:
+                continue
+            partner = " (partner)" if rules.partnerships and seat % 2 == self.me % 2 else ""
+            others.append(f"seat {seat} {s.names[seat]}{partner}: {state.hands[seat].bit_count()} cards, ")
+            others.append(f"last move: {s.last_moves.get(seat, '-')}\n")
+        self.query_one("#others", Static).update(others)
+
+        table = Text("Table  ", style="bold")
+        table.append_text(cards_text(state.loose) if state.loose else Text("(no loose cards)", style="dim"))
+        if not state.builds:
+            table.append("\nno builds", style="dim")
+        for mask, value, owner in state.builds:
+            kind = "single" if build_total(mask) == value else "multiple"
+            who = "you" if owner == self.me else f"seat {owner}"
+            table.append(f"\nBuild {value} ({kind}, owner {who}): ", style="bold cyan")
+            table.append_text(cards_text(mask))
+        self.query_one("#table", Static).update(table)
+
+        cards = self.hand_cards()
+        for i in range(4):
+            button = self.query_one(f"#card-{i}", Button)
+            if i < len(cards):
+                button.label = f"{i + 1}: {card_name(cards[i])}"
+                button.display = True
+                button.variant = "primary" if self.picked == cards[i] else "default"
+            else:
+                button.display = False
+
+    def say(self, text: str, style: str = "") -> None:
+        """A line in the message area."""
+        self.query_one("#message", Static).update(Text(text, style=style))
+
+    # ---------------------------------------------------------------- computer players and hand ends
+    def schedule_bots(self) -> None:
+        """Let computer players move one at a time, with a short pause so you can follow."""
+        if self.waiting or self.session.over or self.session.human_to_move():
+            return
+        self.waiting = True
+        if self.bot_delay > 0:
+            self.set_timer(self.bot_delay, self.bot_step)
+        else:
+            self.call_later(self.bot_step)
+
+    def bot_step(self) -> None:
+        """One computer move, then whatever comes next."""
+        self.waiting = False
+        step = self.session.step_bot()
+        if step is not None:
+            seat, code = step
+            self.say(f"{self.session.names[seat]} (seat {seat}) played {format_code(code)}")
+        self.after_move()
+
+    def after_move(self) -> None:
+        """Show finished hands and the end of the game; otherwise continue play."""
+        self.picked = None
+        self.clear_choices()
+        self.refresh_view()
+        if self.shown_hands < len(self.session.finished):
+            done = self.session.finished[self.shown_hands]
+            self.shown_hands += 1
+            self.app.push_screen(HandOverScreen(self.session, done), lambda _: self.after_move())
+            return
+        if self.session.over:
+            self.app.push_screen(GameOverScreen(self.session), lambda _: self.app.exit(self.session.game.winner))
+            return
+        self.schedule_bots()
+
+    # ---------------------------------------------------------------- your moves
+    def play(self, code: int) -> None:
+        """Play a move of yours, or say why it is refused."""
+        try:
+            self.session.play(code)
+        except IllegalMoveError as exc:
+            self.say(f"Not allowed: {exc.reason}", "bold red")
+            return
+        self.say(f"You played {format_code(code)}")
+        self.after_move()
+
+    def clear_choices(self) -> None:
+        """Empty and hide the list of moves."""
+        moves = self.query_one("#moves", OptionList)
+        moves.clear_options()
+        moves.display = False
+
+    def action_pick(self, index: int) -> None:
+        """Pick a card of your hand: play its only move, or list its moves to choose from."""
+        if not self.session.human_to_move():
+            self.say("Wait: it is not your turn.")
+            return
+        cards = self.hand_cards()
+        if index >= len(cards):
+            self.say(f"You have no card {index + 1}.")
+            return
+        card = cards[index]
+        state = self.session.state
+        codes = sorted((c for c in state.legal_codes() if (c >> 2) & 63 == card), key=format_code)
+        self.picked = card
+        self.refresh_view()
+        self.clear_choices()
+        moves = self.query_one("#moves", OptionList)
+        if not codes:
+            self.say(f"{card_name(card)} cannot be played: {explain_illegal(state, card << 2)}", "bold red")
+            return
+        if len(codes) == 1:
+            self.play(codes[0])
+            return
+        moves.add_options([Option(format_code(c), id=str(c)) for c in codes])
+        moves.display = True
+        moves.highlighted = 0
+        moves.focus()
+        self.say(f"{card_name(card)}: choose what it does (arrows and Enter, or a click; Esc to cancel)")
+
+    @on(OptionList.OptionSelected, "#moves")
+    def move_chosen(self, event: OptionList.OptionSelected) -> None:
+        """A move from the list."""
+        if event.option.id is not None:
+            self.play(int(event.option.id))
+
+    @on(Button.Pressed)
+    def card_clicked(self, event: Button.Pressed) -> None:
+        """A click on a card of the hand."""
+        if event.button.id and event.button.id.startswith("card-"):
+            self.action_pick(int(event.button.id.split("-")[1]))
+
+    def action_type_move(self) -> None:
+        """Open the box to type a move in notation."""
+        box = self.query_one("#typed", Input)
+        box.display = True
+        box.value = ""
+        box.focus()
+
+    @on(Input.Submitted, "#typed")
+    def typed_move(self, event: Input.Submitted) -> None:
+        """A typed move: played if legal, else the reason in plain words."""
+        text = event.value.strip()
+        if not text:
+            return
+        if not self.session.human_to_move():
+            self.say("Wait: it is not your turn.")
+            return
+        try:
+            code = parse_code(text)
+        except MoveError as exc:
+            self.say(f"Not a move: {exc}", "bold red")
+            return
+        self.play(code)
+        if not self.session.human_to_move() or self.session.over:
+            event.input.display = False
+
+    def action_cancel(self) -> None:
+        """Forget the picked card and close the typing box."""
+        self.picked = None
+        self.clear_choices()
+        self.query_one("#typed", Input).display = False
+        self.refresh_view()
+
+    def action_hint(self) -> None:
+        """Suggest a move."""
+        if self.session.human_to_move():
+            self.say(f"Hint: {format_code(self.session.hint())}", "italic")
+
+    def action_trackers(self) -> None:
+        """Show or hide your side's captured cards and spades."""
+        self.show_trackers = not self.show_trackers
+        self.refresh_view()
+
+    def action_quit_game(self) -> None:
+        """Leave; the record of the game so far is saved."""
+        if self.session.save_dir is not None and self.session.saved_path is None:
+            self.session.save()
+        self.app.exit(-1)
+
+
+class CassinoApp(App[int]):
+    """The terminal game: setup, then play, then summary."""
+
+    TITLE = "Casino"
+    CSS = """
+    #setup-grid { grid-size: 2; grid-columns: 30 1fr; grid-rows: auto; height: auto; }
+    #setup-grid > Label { padding: 0 1; }
+    #hand-label { padding: 1 1; }
+    #setup-error { height: auto; }
+    #game { padding: 0 1; }
+    #status { height: auto; }
+    #others { height: auto; color: $text-muted; }
+    #table { height: auto; min-height: 4; border: round $accent; padding: 0 1; }
+    #hand { height: 3; }
+    #hand Button { min-width: 12; margin-right: 1; }
+    #moves { height: auto; max-height: 12; }
+    #message { height: auto; min-height: 1; }
+    #dialog { width: auto; height: auto; padding: 1 2; border: thick $accent; background: $surface; }
+    HandOverScreen, GameOverScreen { align: center middle; }
+    """
+
+    def __init__(self, args: argparse.Namespace, rules: Rules, bot_delay: float = 0.6) -> None:
+        super().__init__()
+        self.args = args
+        self.initial_rules = rules
+        self.bot_delay = bot_delay
+        self.session: Session | None = None
+
+    def on_mount(self) -> None:
+        initial = {"rules": self.initial_rules, "opponent": self.args.opponent, "seed": self.args.seed}
+        if self.args.no_setup:
+            self.start(initial)
+        else:
+            self.push_screen(SetupScreen(initial), self.start)
+
+    def start(self, choice: dict[str, Any] | None) -> None:
+        """Begin the game chosen in the variant builder."""
+        if choice is None:
+            self.exit(-1)
+            return
+        rules: Rules = choice["rules"]
+        me = self.args.seat if self.args.seat < rules.players else 0
+        save_dir: Path | None = None if self.args.no_save else (self.args.save_dir or default_save_dir())
+        self.session = Session(rules, seed=choice["seed"], humans=(me,), opponent=choice["opponent"], save_dir=save_dir)
+        self.sub_title = f"seed {self.session.seed}"
+        self.push_screen(GameScreen(self.session, me, self.bot_delay))
+
+
+def run_tui(args: argparse.Namespace, rules: Rules) -> int:
+    """Run the full-screen game; returns the winning side, or -1."""
+    result = CassinoApp(args, rules).run()
+    return -1 if result is None else result
+
+
+__all__ = ["SUITS", "CassinoApp", "run_tui"]
