@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .errors import IllegalMoveError, PositionError
 from .moves import MoveError, format_code, parse_code
@@ -82,6 +83,23 @@ def cmd_play(args: argparse.Namespace) -> None:
     run_plain(args)
 
 
+def cmd_replay(args: argparse.Namespace) -> None:
+    """Step through a recorded game."""
+    from .replay_cmd import run_replay
+
+    pause = not args.no_pause and sys.stdin.isatty()
+    if run_replay(args.file, pause):
+        raise SystemExit(1)
+
+
+def cmd_record_check(args: argparse.Namespace) -> None:
+    """Validate game records."""
+    from .replay_cmd import run_check
+
+    if run_check(args.files):
+        raise SystemExit(1)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``cassino`` command."""
     parser = argparse.ArgumentParser(prog="cassino", description="Casino (Cassino), the card game: engine and apps.")
@@ -107,6 +125,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_play_arguments(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="step through a recorded game with every hand revealed")
+    p.add_argument("file", type=Path, help="a game record")
+    p.add_argument("--no-pause", action="store_true", help="print the whole game without waiting for Enter")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("record", help="game records")
+    rsub = p.add_subparsers(dest="record_command", required=True, metavar="ACTION")
+    r = rsub.add_parser("check", help="validate records move by move")
+    r.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    r.set_defaults(func=cmd_record_check)
     return parser
 
 
