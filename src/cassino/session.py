@@ -15,6 +15,7 @@ from .cards import SPADES_MASK, CardMask
 from .game import Game
 from .moves import MoveCode, format_code
 from .players import Player, make_player
+from .players.base import decide
 from .record import record_of_game, write_record
 from .rules import Rules
 from .scoring import HandScore
@@ -127,7 +128,7 @@ class Session:
         if self.over or self.to_move in self.humans:
             return None
         seat = self.to_move
-        code = self.bots[seat].choose(self.view(seat))
+        code = decide(self.bots[seat], self.game.state)
         hand_before = len(self.game.hands)
         self.game.play(code)
         self._after_move(seat, code, hand_before)

@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from .base import Player, make_player, player_names
 from .greedy import GreedyPlayer
+from .heuristic import HeuristicPlayer
 from .random import RandomPlayer
+from .search import CheaterPlayer, SearchPlayer
 
-__all__ = ["GreedyPlayer", "Player", "RandomPlayer", "make_player", "player_names"]
+__all__ = [
+    "CheaterPlayer",
+    "GreedyPlayer",
+    "HeuristicPlayer",
+    "Player",
+    "RandomPlayer",
+    "SearchPlayer",
+    "make_player",
+    "player_names",
+]

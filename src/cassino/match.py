@@ -1,0 +1,56 @@
+"""One game between players in their seats: the unit of work of every match and tournament."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .game import Game
+from .players.base import Player, decide
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What one game produced, per side and per seat."""
+
+    winner: int
+    """The winning side (-1 if the game hit ``max_hands`` undecided)."""
+    scores: tuple[int, ...]
+    hand_points: tuple[tuple[int, ...], ...]
+    """Each hand's points per side."""
+    moves: int
+    think_seconds: tuple[float, ...]
+    """Time each seat spent choosing moves."""
+    seat_moves: tuple[int, ...]
+    """Moves each seat made."""
+
+
+def play_game(rules: Rules, players: Sequence[Player], seed: int, max_hands: int = 100) -> GameOutcome:
+    """Play a whole game from the decks of ``seed``; ``players[s]`` sits in seat ``s``."""
+    if len(players) != rules.players:
+        raise ValueError(f"{rules.players} players needed, got {len(players)}")
+    game = Game(rules, seed=seed)
+    think = [0.0] * rules.players
+    made = [0] * rules.players
+    moves = 0
+    while not game.over and len(game.hands) <= max_hands:
+        state = game.state
+        if state.hand_over:
+            break
+        seat = state.to_move
+        start = time.perf_counter()
+        code = decide(players[seat], state)
+        think[seat] += time.perf_counter() - start
+        made[seat] += 1
+        game.play(code)
+        moves += 1
+    return GameOutcome(
+        winner=game.winner,
+        scores=game.scores,
+        hand_points=tuple(r.points for r in game.hand_results),
+        moves=moves,
+        think_seconds=tuple(think),
+        seat_moves=tuple(made),
+    )

@@ -1,0 +1,176 @@
+"""What cards and tables are worth, for players that weigh moves: points each card brings, what a
+move takes now, and what it leaves an opponent, given the cards still unseen (card counting).
+
+Everything works on masks and move codes: no State is built, so a player can rate many moves fast.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from ..cards import ACES_MASK, BIG_CASINO, JACK_OF_SPADES, LITTLE_CASINO, RANK_MASKS, SPADES_MASK, CardMask
+from ..moves import CAPTURE, MoveCode
+from ..partition import UP_TO, card_sets
+from ..rules import Rules
+
+_NUMERAL = {False: UP_TO[10], True: UP_TO[13]}
+
+
+@lru_cache(maxsize=64)
+def card_worth(rules: Rules) -> tuple[float, ...]:
+    """The points a card is worth when captured, on average: its share of most cards and most
+    spades, plus its own points (casinos, aces, spades under spade scoring)."""
+    out = []
+    for c in range(52):
+        w = 3 / 27
+        bit = 1 << c
+        if rules.scoring == "standard":
+            w += (1 / 7) if bit & SPADES_MASK else 0.0
+            w += 2.0 if c == BIG_CASINO else 0.0
+            w += 1.0 if c == LITTLE_CASINO else 0.0
+            w += 1.0 if bit & ACES_MASK else 0.0
+        else:
+            w += 1.0 if bit & SPADES_MASK else 0.0
+            w += 2.0 if c == BIG_CASINO else 0.0
+            w += 1.0 if c in (LITTLE_CASINO, JACK_OF_SPADES) else 0.0
+            w += 1.0 if bit & ACES_MASK else 0.0
+        out.append(w)
+    return tuple(out)
+
+
+def mask_worth(worth: tuple[float, ...], mask: CardMask) -> float:
+    """The summed worth of a set of cards."""
+    total = 0.0
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        total += worth[low.bit_length() - 1]
+    return total
+
+
+def table_after(
+    code: MoveCode, loose: CardMask, builds: tuple[tuple[int, int, int], ...], seat: int
+) -> tuple[CardMask, tuple[tuple[int, int, int], ...]]:
+    """The table (loose cards, builds) after a move."""
+    kind = code & 3
+    card_bit = 1 << ((code >> 2) & 63)
+    taken = code >> 12
+    if kind == 0:
+        return loose | card_bit, builds
+    rest = tuple(b for b in builds if not b[0] & taken)
+    if kind == CAPTURE:
+        return loose & ~taken, rest
+    return loose & ~taken, (*rest, (taken | card_bit, (code >> 8) & 15, seat))
+
+
+def holds_probability(unseen_of_kind: int, unseen: int, hand_size: int) -> float:
+    """The chance that a hand of ``hand_size`` cards drawn from ``unseen`` cards holds at least one
+    of ``unseen_of_kind`` given cards."""
+    if hand_size <= 0 or unseen_of_kind <= 0:
+        return 0.0
+    if unseen_of_kind > unseen - hand_size:
+        return 1.0
+    return 1.0 - comb(unseen - unseen_of_kind, hand_size) / comb(unseen, hand_size)
+
+
+def best_capture(
+    rules: Rules,
+    worth: tuple[float, ...],
+    loose: CardMask,
+    builds: tuple[tuple[int, int, int], ...],
+    value: int,
+) -> tuple[float, CardMask]:
+    """The most a card of capture ``value`` could take from a table, and the cards taken."""
+    table = loose & _NUMERAL[rules.royal] & UP_TO[min(value, 14)]
+    best = 0.0
+    best_mask = 0
+    build_mask = 0
+    for b in builds:
+        if b[1] == value:
+            build_mask |= b[0]
+    for s in card_sets(table, value, 0, True):
+        got = s | build_mask
+        if got:
+            w = mask_worth(worth, got)
+            if w > best:
+                best, best_mask = w, got
+    return best, best_mask
+
+
+def exposure(
+    rules: Rules,
+    worth: tuple[float, ...],
+    loose: CardMask,
+    builds: tuple[tuple[int, int, int], ...],
+    unseen: CardMask,
+    hand_size: int,
+    sure: CardMask = 0,
+) -> float:
+    """What an opponent holding ``hand_size`` of the ``unseen`` cards may take from this table next
+    turn, weighted by the chance they hold a card that does it (plus a sweep's point).
+
+    ``sure`` are cards the opponent is known to hold (a card of each build they own)."""
+    if not loose and not builds:
+        return 0.0
+    n_unseen = unseen.bit_count()
+    table_all = loose
+    for b in builds:
+        table_all |= b[0]
+    sweep_bonus = 1.0 if rules.sweeps else 0.0
+    # (gain, chance) for each way to take something; the expected best of them is the exposure.
+    options: list[tuple[float, float]] = []
+    top = 13 if rules.royal else 10
+    for value in range(1, top + 1):
+        holders = unseen & RANK_MASKS[value - 1]
+        p = 1.0 if sure & RANK_MASKS[value - 1] else holds_probability(holders.bit_count(), n_unseen, hand_size)
+        if p <= 0.0:
+            continue
+        gain, got = best_capture(rules, worth, loose, builds, value)
+        if not got:
+            continue
+        if got == table_all:
+            gain += sweep_bonus
+        options.append((gain + 3 / 27, p))
+    if not rules.royal:
+        # Court cards pair with a loose card of their rank.
+        for rank in (10, 11, 12):
+            on_table = loose & RANK_MASKS[rank]
+            if not on_table:
+                continue
+            p = holds_probability((unseen & RANK_MASKS[rank]).bit_count(), n_unseen, hand_size)
+            gain = max(worth[c] for c in range(52) if on_table >> c & 1)
+            if on_table == table_all:
+                gain += sweep_bonus
+            options.append((gain + 3 / 27, p))
+    options.sort(reverse=True)
+    risk = 0.0
+    none_better = 1.0
+    for gain, p in options:
+        risk += gain * p * none_better
+        none_better *= 1.0 - p
+    return risk
+
+
+def best_own_capture(
+    rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[tuple[int, int, int], ...], hand: CardMask
+) -> float:
+    """The most one card of ``hand`` could take from this table (court pairing included)."""
+    best = 0.0
+    m = hand
+    while m:
+        low = m & -m
+        m ^= low
+        c = low.bit_length() - 1
+        rank = c >> 2
+        if not rules.royal and rank >= 10:
+            on_table = loose & RANK_MASKS[rank]
+            if on_table:
+                best = max(best, max(worth[x] for x in range(52) if on_table >> x & 1) + worth[c])
+            continue
+        values = (1, 14) if rank == 0 and rules.royal and rules.royal_ace_high else (rank + 1,)
+        for value in values:
+            gain, got = best_capture(rules, worth, loose, builds, value)
+            if got:
+                best = max(best, gain + worth[c])
+    return best

@@ -1,0 +1,101 @@
+"""The heuristic player: one move ahead with card counting.
+
+Each legal move is rated by what it takes now (card points, casinos, aces, spades, a sweep), what a
+build it makes is likely to bring (it keeps a card to take it; the opponents may hold one too), and
+what it leaves the next player, who holds an unknown share of the cards this seat has not seen
+(and surely a card of each build they own).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..moves import BUILD, CAPTURE, MoveCode
+from ..view import View
+from .base import register
+from .evaluate import best_own_capture, card_worth, exposure, holds_probability, mask_worth, table_after
+from .solver import Solver, SolverBudgetExceeded, cards_known, world_of
+
+_SWEEP = 1.0
+
+
+def rate_moves(
+    view: View, risk_weight: float = 1.0, keep_weight: float = 0.9, follow_weight: float = 0.3
+) -> list[tuple[float, MoveCode]]:
+    """Every legal move with its rating (higher is better), in the order of ``view.legal``."""
+    rules = view.rules
+    worth = card_worth(rules)
+    seat = view.seat
+    n = rules.players
+    me = rules.side_of(seat)
+    nxt = (seat + 1) % n
+    opp_hand = view.hand_sizes[nxt] if rules.side_of(nxt) != me else 0
+    unseen = view.unseen
+    n_unseen = unseen.bit_count()
+    sure = 0
+    from ..cards import RANK_MASKS
+
+    for b in view.builds:
+        if b[2] == nxt and b[1] <= 13:
+            sure |= RANK_MASKS[b[1] - 1]
+    sweep_points = _SWEEP if rules.sweeps else 0.0
+    out = []
+    for code in view.legal:
+        kind = code & 3
+        card_bit = 1 << ((code >> 2) & 63)
+        taken = code >> 12
+        loose, builds = table_after(code, view.loose, view.builds, seat)
+        if kind == CAPTURE:
+            gain = mask_worth(worth, taken | card_bit)
+            if not loose and not builds:
+                gain += sweep_points
+        elif kind == BUILD:
+            value = (code >> 8) & 15
+            new = taken | card_bit
+            if value <= 13 and (sure >> (4 * (value - 1)) & 15):
+                p = 1.0
+            elif value <= 13:
+                p = holds_probability((unseen & RANK_MASKS[value - 1]).bit_count(), n_unseen, opp_hand)
+            else:
+                p = holds_probability((unseen & RANK_MASKS[0]).bit_count(), n_unseen, opp_hand)
+            # Kept: next turn the build and the card kept for it come home. Taken: they go across.
+            gain = keep_weight * ((1 - p) * (mask_worth(worth, new) + 3 / 27) - p * mask_worth(worth, new))
+        else:
+            gain = -0.25 * worth[(code >> 2) & 63]
+        risk = exposure(rules, worth, loose, builds, unseen, opp_hand, sure) if opp_hand else 0.0
+        follow = best_own_capture(rules, worth, loose, builds, view.hand & ~card_bit) if follow_weight else 0.0
+        out.append((gain - risk_weight * risk + follow_weight * follow, code))
+    return out
+
+
+class HeuristicPlayer:
+    """Plays the best-rated move of ``rate_moves``; ties broken at random from a seed."""
+
+    name = "heuristic"
+
+    def __init__(
+        self, seed: int | None = None, risk: float = 1.0, keep: float = 0.9, follow: float = 0.3, endgame: int = 1
+    ) -> None:
+        self.endgame = Solver(20_000) if endgame else None
+        self.rng = random.Random(seed)
+        self.risk = risk
+        self.keep = keep
+        self.follow = follow
+
+    def choose(self, view: View) -> MoveCode:
+        """The legal move with the best rating."""
+        if self.endgame is not None and len(view.legal) > 1 and cards_known(view):
+            # Counting cards tells every hidden card: play the rest of the hand exactly.
+            try:
+                _, scored = self.endgame.solve(world_of(view), view.rules.side_of(view.seat))
+            except SolverBudgetExceeded:
+                pass
+            else:
+                best_value = max(v for _, v in scored)
+                return self.rng.choice([c for c, v in scored if v == best_value])
+        rated = rate_moves(view, self.risk, self.keep, self.follow)
+        best = max(r for r, _ in rated)
+        return self.rng.choice([c for r, c in rated if r >= best - 1e-9])
+
+
+register("heuristic", HeuristicPlayer)

@@ -1,0 +1,120 @@
+"""An exact solver for the rest of a hand when every card is known: alpha-beta with a
+transposition table.
+
+In 2-player play the last deal is fully known by counting cards (the unseen cards are exactly the
+opponent's hand), so the solver plays it perfectly; search players also use it inside each world
+they sample. The value of a position is the solver's side's hand points minus the best other
+side's (the other sides are assumed to play against it, which is exact with two sides).
+"""
+
+from __future__ import annotations
+
+from ..moves import CAPTURE, MoveCode
+from ..state import State
+from ..view import View
+
+
+def cards_known(view: View) -> bool:
+    """True when counting cards tells where every card is: the stock is empty and at most one other
+    player holds cards (so the unseen cards are exactly that hand)."""
+    if view.stock_size:
+        return False
+    return sum(1 for s in range(view.rules.players) if s != view.seat and view.hand_sizes[s]) <= 1
+
+
+def world_of(view: View) -> State:
+    """The one position consistent with a view whose hidden cards are all known (``cards_known``)."""
+    hands = [0] * view.rules.players
+    hands[view.seat] = view.hand
+    for s in range(view.rules.players):
+        if s != view.seat and view.hand_sizes[s]:
+            hands[s] = view.unseen
+    return State(
+        view.rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=view.loose, builds=view.builds,
+        stock=(), captured=view.captured, sweeps=view.sweeps, last_capturer=view.last_capturer, scores=view.scores,
+    )  # fmt: skip
+
+
+class SolverBudgetExceeded(Exception):  # noqa: N818 (a signal, not an error)
+    """The search visited more positions than it was allowed."""
+
+
+def _value(state: State, side: int) -> int:
+    assert state.result is not None
+    points = state.result.points
+    return points[side] - max(p for s, p in enumerate(points) if s != side)
+
+
+def _ordered(codes: list[MoveCode]) -> list[MoveCode]:
+    """Captures first, larger first: the moves most likely to cut the search short."""
+    return sorted(codes, key=lambda c: -(((c & 3) == CAPTURE) * 64 + (c >> 12).bit_count()))
+
+
+class Solver:
+    """Solves hand endings for one side; reusable across calls (the table is kept per call)."""
+
+    def __init__(self, max_nodes: int = 200_000) -> None:
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self._table: dict[tuple[object, ...], tuple[int, int]] = {}
+
+    def solve(self, state: State, side: int) -> tuple[int, list[tuple[MoveCode, int]]]:
+        """The exact value of ``state`` for ``side`` and the value of each legal move (all exact).
+
+        Raises SolverBudgetExceeded past ``max_nodes`` positions. ``state`` is left unchanged."""
+        self.nodes = 0
+        self._table = {}
+        rules = state.rules
+        mover_side = rules.side_of(state.to_move)
+        scored = []
+        best = -(10**9) if mover_side == side else 10**9
+        for code in _ordered(state.legal_codes()):
+            state.push(code)
+            try:
+                v = self._search(state, side, -(10**9), 10**9)
+            finally:
+                state.pop()
+            scored.append((code, v))
+            best = max(best, v) if mover_side == side else min(best, v)
+        return best, scored
+
+    def _search(self, state: State, side: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise SolverBudgetExceeded
+        if state.hand_over:
+            return _value(state, side)
+        key = (state.to_move, state.hands, state.loose, state.builds, state.captured, state.last_capturer,
+               state.sweeps, state.stock_pos)  # fmt: skip
+        hit = self._table.get(key)
+        if hit is not None:
+            value, flag = hit
+            if flag == 0 or (flag < 0 and value <= alpha) or (flag > 0 and value >= beta):
+                return value
+        a0, b0 = alpha, beta
+        maximizing = state.rules.side_of(state.to_move) == side
+        best = -(10**9) if maximizing else 10**9
+        for code in _ordered(state.legal_codes()):
+            state.push(code)
+            try:
+                v = self._search(state, side, alpha, beta)
+            finally:
+                state.pop()
+            if maximizing:
+                if v > best:
+                    best = v
+                alpha = max(alpha, v)
+            else:
+                if v < best:
+                    best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        # flag: 0 exact, -1 upper bound (failed low), +1 lower bound (failed high)
+        flag = 0
+        if best <= a0:
+            flag = -1
+        elif best >= b0:
+            flag = 1
+        self._table[key] = (best, flag)
+        return best
