@@ -74,7 +74,7 @@ class HeuristicPlayer:
     name = "heuristic"
 
     def __init__(
-        self, seed: int | None = None, risk: float = 1.0, keep: float = 0.9, follow: float = 0.3, endgame: int = 1
+        self, seed: int | None = None, risk: float = 0.6, keep: float = 0.9, follow: float = 0.3, endgame: int = 1
     ) -> None:
         self.endgame = Solver(20_000) if endgame else None
         self.rng = random.Random(seed)
