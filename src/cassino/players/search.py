@@ -65,33 +65,92 @@ def hand_value(state: State, side: int) -> int:
     return points[side] - max(p for s, p in enumerate(points) if s != side)
 
 
-def rollout(state: State, rng: random.Random, worth: tuple[float, ...]) -> int:
-    """Play the hand out with a fast greedy policy; returns how many moves were pushed."""
-    pushed = 0
-    while not state.hand_over:
+class DealSearch:
+    """Alpha-beta over one sampled world up to a few plies ahead, never past the current deal,
+    counting the worth of what each side captures (and the residue at the end of a hand).
+
+    Values are future gains from a position, so the transposition table ignores the history."""
+
+    def __init__(self, worth: tuple[float, ...], side: int, breadth: int = 8) -> None:
+        self.worth = worth
+        self.side = side
+        self.breadth = breadth
+        self.table: dict[tuple[object, ...], tuple[float, int]] = {}
+        self.nodes = 0
+
+    def gain(self, before: tuple[int, ...], state: State) -> float:
+        """What the last move brought: captured cards (residue included) and a sweep, for or against."""
+        rules = state.rules
+        total = 0.0
+        worth = self.worth
+        for seat, (old, new) in enumerate(zip(before, state.captured, strict=True)):
+            diff = old ^ new
+            if diff:
+                w = 0.0
+                while diff:
+                    low = diff & -diff
+                    diff ^= low
+                    w += worth[low.bit_length() - 1]
+                total += w if rules.side_of(seat) == self.side else -w
+        return total
+
+    def ordered(self, state: State) -> list[MoveCode]:
+        """Moves most likely to matter first, at most ``breadth`` of them (captures by size)."""
         codes = state.legal_codes()
-        best = -1e9
-        choice = codes[0]
-        for code in codes:
-            kind = code & 3
-            if kind == CAPTURE:
-                got = (code >> 12) | 1 << ((code >> 2) & 63)
-                score = 0.0
-                while got:
-                    low = got & -got
-                    got ^= low
-                    score += worth[low.bit_length() - 1]
-                score += 1.0
-            elif kind == BUILD:
-                score = 0.5
+        codes.sort(key=lambda c: -(((c & 3) == CAPTURE) * 64 + (c >> 12).bit_count() * 2 + ((c & 3) == BUILD)))
+        return codes[: self.breadth]
+
+    def value(self, state: State, depth: int, alpha: float, beta: float, deal_end: int) -> float:
+        """The best future gain for ``side`` within ``depth`` plies (the others playing against it)."""
+        self.nodes += 1
+        if depth == 0 or state.hand_over or state.stock_pos != deal_end:
+            return 0.0
+        key = (state.to_move, state.hands, state.loose, state.builds, depth)
+        hit = self.table.get(key)
+        if hit is not None:
+            v, flag = hit
+            if flag == 0 or (flag < 0 and v <= alpha) or (flag > 0 and v >= beta):
+                return v
+        a0, b0 = alpha, beta
+        maximizing = state.rules.side_of(state.to_move) == self.side
+        best = -1e9 if maximizing else 1e9
+        for code in self.ordered(state):
+            before = state.captured
+            sweeps = len(state.sweeps)
+            state.push(code)
+            v = self.gain(before, state)
+            if len(state.sweeps) > sweeps:
+                v += 1.0 if state.rules.side_of(state.sweeps[-1]) == self.side else -1.0
+            v += self.value(state, depth - 1, alpha - v, beta - v, deal_end)
+            state.pop()
+            if maximizing:
+                best = max(best, v)
+                alpha = max(alpha, v)
             else:
-                score = -worth[(code >> 2) & 63]
-            score += rng.random() * 0.3
-            if score > best:
-                best, choice = score, code
-        state.push(choice)
-        pushed += 1
-    return pushed
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        flag = -1 if best <= a0 else (1 if best >= b0 else 0)
+        self.table[key] = (best, flag)
+        return best
+
+    def root(self, state: State, candidates: list[MoveCode], depth: int) -> dict[MoveCode, float]:
+        """The value of each candidate move in this world (each searched with a full window)."""
+        out = {}
+        deal_end = state.stock_pos
+        for code in candidates:
+            before = state.captured
+            sweeps = len(state.sweeps)
+            state.push(code)
+            v = self.gain(before, state)
+            if len(state.sweeps) > sweeps:
+                v += 1.0 if state.rules.side_of(state.sweeps[-1]) == self.side else -1.0
+            if state.stock_pos == deal_end:
+                v += self.value(state, depth - 1, -1e9, 1e9, deal_end)
+            state.pop()
+            out[code] = v
+        return out
 
 
 class SearchPlayer:
@@ -108,7 +167,11 @@ class SearchPlayer:
         candidates: int = 12,
         solve_below: int = 10,
         max_nodes: int = 60_000,
+        depth: int = 4,
+        breadth: int = 8,
     ) -> None:
+        self.depth = int(depth)
+        self.breadth = int(breadth)
         self.rng = random.Random(seed)
         self.time_budget = float(time)
         self.worlds = int(worlds)
@@ -165,19 +228,16 @@ class SearchPlayer:
             if remaining <= self.solve_below:
                 try:
                     _, scored = self.solver.solve(world, side)
-                    for code, v in scored:
+                    for code, points in scored:
                         if code in totals:
-                            totals[code] += v
+                            totals[code] += points
                     solved = True
                 except SolverBudgetExceeded:
                     solved = False
             if not solved:
-                for code in candidates:
-                    world.push(code)
-                    pushed = rollout(world, self.rng, worth)
-                    totals[code] += hand_value(world, side)
-                    for _ in range(pushed + 1):
-                        world.pop()
+                searcher = DealSearch(worth, side, self.breadth)
+                for code, v in searcher.root(world, candidates, self.depth).items():
+                    totals[code] += v
             done += 1
         self.last_worlds = done
         best = max(totals.values())
