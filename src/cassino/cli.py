@@ -100,6 +100,16 @@ def cmd_record_check(args: argparse.Namespace) -> None:
         raise SystemExit(1)
 
 
+def cmd_arena(args: argparse.Namespace) -> None:
+    """Play a match or round robin between computer players and report it."""
+    from .arena.cli import ArenaUsageError, run_arena_command
+
+    try:
+        run_arena_command(args)
+    except ArenaUsageError as exc:
+        raise CliError(str(exc)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``cassino`` command."""
     parser = argparse.ArgumentParser(prog="cassino", description="Casino (Cassino), the card game: engine and apps.")
@@ -136,6 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
     r = rsub.add_parser("check", help="validate records move by move")
     r.add_argument("files", type=Path, nargs="+", metavar="FILE")
     r.set_defaults(func=cmd_record_check)
+
+    p = sub.add_parser("arena", help="matches and round-robin tournaments between computer players")
+    from .arena.cli import add_arena_arguments
+
+    add_arena_arguments(p)
+    p.set_defaults(func=cmd_arena)
     return parser
 
 

@@ -1,0 +1,112 @@
+"""``cassino arena``: its arguments, and the command from parsed arguments to printed results."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+
+from ..players import player_names
+from ..rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
+from .executors import EXECUTORS, make_executor
+from .progress import Progress
+from .report import format_report, write_outputs
+from .schedule import plan
+from .tournament import ArenaConfig, run_arena
+
+EPILOG = """\
+Two players (or two teams with --partnerships) play a match; more play a round robin in which every
+pair meets. With --players 3 or 4 (no partnerships) a table seats that many: exactly that many names
+play one table, more play every group of 3 or 4. Each deal is played once per seating: both seat
+orders for two sides (team A in seats 0/2, then in 1/3), every rotation for 3 or 4 players, so
+every player sits in every seat on the same cards. Every table plays the same deals. A name given
+twice enters twice (greedy#1, greedy#2). Player specs take settings: search:worlds=30.
+
+The same seed gives the same games and figures under every executor, as long as the players are
+deterministic: a time budget (search:time=0.5) depends on the machine's speed and load.
+"""
+
+
+class ArenaUsageError(ValueError):
+    """A bad command line: printed as one line, exit status 2."""
+
+
+def add_arena_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``cassino arena``."""
+    p.description = "Matches and round-robin tournaments between computer players, on mirrored deals."
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.add_argument("entrants", nargs="+", metavar="PLAYER", help=f"player spec: {', '.join(player_names())}")
+    p.add_argument(
+        "--games",
+        "-n",
+        type=int,
+        default=100,
+        metavar="N",
+        help="deals per table, each played once per seating (default 100)",
+    )
+    p.add_argument("--preset", default="classic", choices=sorted(PRESETS), help="rule preset (default classic)")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats at a table (default 2)")
+    p.add_argument("--partnerships", action="store_true", help="4 seats in two teams (seats 0+2 and 1+3)")
+    p.add_argument(
+        "--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+        help=f"set a rule option on top of the preset; options: {', '.join(OPTION_NAMES)}",
+    )  # fmt: skip
+    p.add_argument("--seed", type=int, default=None, help="master seed (random, and printed, if omitted)")
+    p.add_argument("--executor", choices=EXECUTORS, default=None, help="where games run (default process)")
+    p.add_argument(
+        "--workers", type=int, default=None, metavar="K", help="worker processes or Ray CPUs (default all cores)"
+    )
+    p.add_argument("--address", default=None, help="join this Ray cluster (implies --executor ray)")
+    p.add_argument(
+        "--max-hands", type=int, default=100, help="stop a game undecided after this many hands (default 100)"
+    )
+    p.add_argument(
+        "--out", type=Path, default=None, metavar="DIR", help="write results.json, results.csv and ratings.png here"
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The rule set of the command line, read like ``cassino play`` reads it."""
+    from ..play_plain import parse_option
+
+    options = dict(parse_option(o) for o in args.option)
+    for name, flag in (("preset", "--preset"), ("players", "--players"), ("partnerships", "--partnerships")):
+        if name in options:
+            raise RulesError(f"{name} is not a rule option: choose it with {flag}")
+    return make_rules(args.preset, players=args.players, partnerships=args.partnerships, **options)
+
+
+def run_arena_command(args: argparse.Namespace) -> None:
+    """Check everything, play, print the table and write the files; user errors raise ArenaUsageError."""
+    try:
+        rules = rules_of(args)
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        config = ArenaConfig(tuple(args.entrants), rules, args.games, seed, args.max_hands)
+        config.check()
+        if args.games < 1:
+            raise ValueError(f"--games must be 1 or more, got {args.games}")
+        total = len(plan(config.players, rules, config.deals, seed, config.max_hands)[1])
+        executor_name = args.executor or ("ray" if args.address else "process")
+        executor = make_executor(executor_name, args.workers, args.address)
+    except (RulesError, ValueError, RuntimeError) as exc:
+        raise ArenaUsageError(str(exc)) from None
+    try:
+        progress = Progress(total, enabled=not args.quiet)
+        try:
+            result = run_arena(config, executor, progress.update)
+        finally:
+            progress.close()
+    except KeyboardInterrupt:
+        print("cassino arena: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
+    finally:
+        executor.close()
+    print(format_report(result))
+    if args.out is not None:
+        written, note = write_outputs(result, args.out)
+        print(f"\nwrote {', '.join(str(p) for p in written)}")
+        if note:
+            print(f"cassino arena: {note}", file=sys.stderr)
