@@ -66,6 +66,7 @@ class HandRecord:
     points: list[int] | None = None
     line: int = 0
     move_lines: list[int] = field(default_factory=list)
+    points_line: int = 0
 
 
 @dataclass
@@ -75,6 +76,8 @@ class GameRecord:
     tags: dict[str, str]
     rules: Rules
     hands: list[HandRecord]
+    tag_lines: dict[str, int] = field(default_factory=dict)
+    """The line each tag was read from (empty for records made in memory)."""
 
     @property
     def result(self) -> int | None:
@@ -144,7 +147,7 @@ def write_record(record: GameRecord) -> str:
 
 # ----------------------------------------------------------------------------------- reading
 
-_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\](?:\s*(?:;.*|\{[^}]*\}))*\s*$')
 _HAND = re.compile(r"^hand\s+(\d+)(?:\s+dealer\s+(\d+))?$", re.IGNORECASE)
 _MOVE = re.compile(r"^(?:(?:seat\s*)?(\d+)\s*:\s*)?((?:trail|capture|build)\b.*)$", re.IGNORECASE)
 
@@ -174,8 +177,15 @@ def read_record(text: str) -> GameRecord:
     tags: dict[str, str] = {}
     tag_lines: dict[str, int] = {}
     hands: list[HandRecord] = []
+    in_comment = False
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
+        if in_comment:
+            # Inside a {...} comment that began on an earlier line.
+            if "}" not in line:
+                continue
+            line = line.split("}", 1)[1].strip()
+            in_comment = False
         if line.startswith("["):
             m = _TAG.match(line)
             if not m:
@@ -187,6 +197,8 @@ def read_record(text: str) -> GameRecord:
             tag_lines[m.group(1)] = number
             continue
         line = _strip_comment(line)
+        if "{" in line:
+            line, in_comment = line.split("{", 1)[0].strip(), True
         if not line:
             continue
         word = line.split()[0].lower()
@@ -221,6 +233,7 @@ def read_record(text: str) -> GameRecord:
         elif word == "points":
             try:
                 hands[-1].points = [int(w) for w in line.split()[1:]]
+                hands[-1].points_line = number
             except ValueError:
                 problems.append((number, f"malformed points line {line!r}: write 'points N N ...'"))
         else:
@@ -260,7 +273,7 @@ def read_record(text: str) -> GameRecord:
             problems.append((hand.line, f"dealer {hand.dealer} is not a seat of {rules.players} players"))
     if problems:
         raise RecordError(problems)
-    return GameRecord(tags, rules, hands)
+    return GameRecord(tags, rules, hands, tag_lines)
 
 
 def replay(record: GameRecord) -> Game:
@@ -304,16 +317,20 @@ def replay(record: GameRecord) -> Game:
         finished = game.hands[number - 1]
         if hand.points is not None and finished.result is not None and list(finished.result.points) != hand.points:
             problems.append(
-                (hand.line, f"hand {number} scores {list(finished.result.points)}, but the record says {hand.points}")
+                (
+                    hand.points_line or hand.line,
+                    f"hand {number} scores {list(finished.result.points)}, but the record says {hand.points}",
+                )
             )
             break
     if not problems:
         result = record.result
+        result_line = record.tag_lines.get("Result", 0)
         if result is not None and (not game.over or game.winner != result):
             actual = f"side {game.winner} wins" if game.over else "the game is not over"
-            problems.append((0, f"Result says side {result} won, but replayed {actual}"))
+            problems.append((result_line, f"Result says side {result} won, but replayed {actual}"))
         if result is None and record.tags.get("Result", "*") != "*":
-            problems.append((0, f"Result must be a side number or '*', got {record.tags['Result']!r}"))
+            problems.append((result_line, f"Result must be a side number or '*', got {record.tags['Result']!r}"))
     if problems:
         raise RecordError(problems)
     return game

@@ -164,6 +164,10 @@ class Session:
         folder.mkdir(parents=True, exist_ok=True)
         stamp = self.started.strftime("%Y%m%d-%H%M%S")
         path = folder / f"game-{stamp}-{self.seed}.txt"
+        n = 2
+        while path.exists() and self.saved_path != path:
+            path = folder / f"game-{stamp}-{self.seed}-{n}.txt"
+            n += 1
         path.write_text(self.record_text())
         self.saved_path = path
         return path

@@ -182,7 +182,7 @@ class SetupScreen(Screen[dict[str, Any]]):
 class HandOverScreen(ModalScreen[None]):
     """The score breakdown of a finished hand, per side."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue", priority=True)]
 
     def __init__(self, session: Session, done: FinishedHand) -> None:
         super().__init__()
@@ -219,7 +219,7 @@ class HandOverScreen(ModalScreen[None]):
 class GameOverScreen(ModalScreen[None]):
     """The summary at the end of the game."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,q,escape", "close", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,q,escape", "close", "Quit", priority=True)]
 
     def __init__(self, session: Session) -> None:
         super().__init__()
