@@ -20,7 +20,11 @@ _SWEEP = 1.0
 
 
 def rate_moves(
-    view: View, risk_weight: float = 1.0, keep_weight: float = 0.9, follow_weight: float = 0.3
+    view: View,
+    risk_weight: float = 1.0,
+    keep_weight: float = 0.9,
+    follow_weight: float = 0.3,
+    trail_weight: float = 0.25,
 ) -> list[tuple[float, MoveCode]]:
     """Every legal move with its rating (higher is better), in the order of ``view.legal``."""
     rules = view.rules
@@ -61,7 +65,7 @@ def rate_moves(
             # Kept: next turn the build and the card kept for it come home. Taken: they go across.
             gain = keep_weight * ((1 - p) * (mask_worth(worth, new) + 3 / 27) - p * mask_worth(worth, new))
         else:
-            gain = -0.25 * worth[(code >> 2) & 63]
+            gain = -trail_weight * worth[(code >> 2) & 63]
         risk = exposure(rules, worth, loose, builds, unseen, opp_hand, sure) if opp_hand else 0.0
         follow = best_own_capture(rules, worth, loose, builds, view.hand & ~card_bit) if follow_weight else 0.0
         out.append((gain - risk_weight * risk + follow_weight * follow, code))
@@ -74,8 +78,15 @@ class HeuristicPlayer:
     name = "heuristic"
 
     def __init__(
-        self, seed: int | None = None, risk: float = 0.6, keep: float = 0.9, follow: float = 0.3, endgame: int = 1
+        self,
+        seed: int | None = None,
+        risk: float = 0.6,
+        keep: float = 0.9,
+        follow: float = 0.3,
+        endgame: int = 1,
+        trail: float = 0.25,
     ) -> None:
+        self.trail = trail
         self.endgame = Solver(20_000) if endgame else None
         self.rng = random.Random(seed)
         self.risk = risk
@@ -93,7 +104,7 @@ class HeuristicPlayer:
             else:
                 best_value = max(v for _, v in scored)
                 return self.rng.choice([c for c, v in scored if v == best_value])
-        rated = rate_moves(view, self.risk, self.keep, self.follow)
+        rated = rate_moves(view, self.risk, self.keep, self.follow, self.trail)
         best = max(r for r, _ in rated)
         return self.rng.choice([c for r, c in rated if r >= best - 1e-9])
 
