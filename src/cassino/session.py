@@ -52,7 +52,7 @@ class Session:
         opponent: str = "random",
         names: Sequence[str] | None = None,
         save_dir: Path | None = None,
-        hint_player: str = "greedy",
+        hint_player: str = "heuristic",
     ) -> None:
         self.rules = rules
         if seed is None:

@@ -1,0 +1,88 @@
+"""Search speed: sampled worlds per second of the ``search`` player, and positions per second of
+the exact endgame solver, on positions from seeded play (one core).
+
+    python benchmarks/search.py [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from cassino.game import Game
+from cassino.players.search import SearchPlayer
+from cassino.players.solver import Solver
+from cassino.rules import make_rules
+from cassino.state import State
+from cassino.view import view_of
+
+
+def positions(preset: str, seed: int, count: int) -> list[State]:
+    """Positions with a real choice (several legal moves), from greedy-ish random play."""
+    rng = random.Random(seed)
+    game = Game(make_rules(preset), seed=seed)
+    out: list[State] = []
+    while len(out) < count:
+        if game.over:
+            game = Game(make_rules(preset), seed=rng.randrange(10**9))
+        state = game.state
+        codes = state.legal_codes()
+        if len(codes) > 2 and state.remaining_stock:
+            out.append(state.copy())
+        game.push(codes[rng.randrange(len(codes))])
+    return out
+
+
+def bench_search(preset: str, seconds: float, depth: int) -> tuple[float, float]:
+    """Sampled worlds per second and seconds per move for ``search:time=...`` budgets."""
+    player = SearchPlayer(seed=1, worlds=30, depth=depth)
+    worlds = 0
+    moves = 0
+    start = time.perf_counter()
+    for state in positions(preset, 7, 400):
+        player.choose(view_of(state, state.to_move))
+        worlds += player.last_worlds
+        moves += 1
+        if time.perf_counter() - start > seconds:
+            break
+    elapsed = time.perf_counter() - start
+    return worlds / elapsed, elapsed / moves
+
+
+def bench_solver(preset: str, seconds: float) -> tuple[float, int]:
+    """Solver positions per second over 2-player last deals, and how many were solved."""
+    rng = random.Random(3)
+    solver = Solver(max_nodes=10**7)
+    nodes = solved = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = Game(make_rules(preset), seed=rng.randrange(10**9))
+        state = game.state
+        while state.remaining_stock or state.to_move != (state.dealer + 1) % 2:
+            codes = state.legal_codes()
+            state.push(codes[rng.randrange(len(codes))])
+            if state.hand_over:
+                break
+        if state.hand_over:
+            continue
+        solver.solve(state, state.to_move)
+        nodes += solver.nodes
+        solved += 1
+    return nodes / (time.perf_counter() - start), solved
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    for preset in ("classic", "royal"):
+        for depth in (4, 6):
+            rate, per_move = bench_search(preset, args.seconds, depth)
+            print(f"search {preset:8} depth {depth}: {rate:8.0f} worlds/s ({per_move * 1000:.0f} ms a move at 30 worlds)")
+        nps, solved = bench_solver(preset, args.seconds)
+        print(f"solver {preset:8} 2-player last deals: {nps:8.0f} positions/s ({solved} deals solved from their start)")
+
+
+if __name__ == "__main__":
+    main()

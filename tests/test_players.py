@@ -1,0 +1,183 @@
+"""Computer players: they see only their seat's view, the solver is exact, search respects its
+sampled worlds' constraints, and every player only ever plays legal moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cassino.cards import ACES_MASK, RANK_MASKS
+from cassino.game import Game
+from cassino.match import play_game
+from cassino.moves import MoveCode
+from cassino.players import make_player, player_names
+from cassino.players.base import decide, parse_spec
+from cassino.players.search import sample_world
+from cassino.players.solver import Solver, cards_known, world_of
+from cassino.rules import Rules, make_rules
+from cassino.state import State
+from cassino.view import view_of
+
+CHEAP = ["random", "greedy", "heuristic", "search:worlds=3,depth=2"]
+
+
+def _positions(rules: Rules, seed: int, count: int) -> list[State]:
+    """Positions reached by seeded random play (copies, with any number of moves played)."""
+    rng = random.Random(seed)
+    out = []
+    game = Game(rules, seed=seed)
+    while len(out) < count and not game.over:
+        state = game.state
+        if rng.random() < 0.3 and state.legal_codes():
+            out.append(state.copy())
+        codes = state.legal_codes()
+        game.push(codes[rng.randrange(len(codes))])
+    return out
+
+
+def _reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """The same position for ``seat``, with every card it cannot see dealt differently (the other
+    hands keep their sizes and each build owner keeps a card that takes its build)."""
+    for _ in range(200):
+        other = sample_world(view_of(state, seat), rng)
+        if other.hands != state.hands or other.remaining_stock != state.remaining_stock:
+            return other
+    return state
+
+
+@pytest.mark.parametrize("spec", CHEAP)
+@pytest.mark.parametrize("preset", ["classic", "royal", "draw"])
+def test_choice_depends_only_on_the_view(spec: str, preset: str) -> None:
+    """Same seed, same view, other hidden cards: the same move."""
+    rng = random.Random(11)
+    for state in _positions(make_rules(preset), seed=3, count=12):
+        seat = state.to_move
+        twin = _reshuffle_hidden(state, seat, rng)
+        assert view_of(twin, seat) == view_of(state, seat)
+        first = decide(make_player(spec, 5), state)
+        second = decide(make_player(spec, 5), twin)
+        assert first == second
+        assert first in state.legal_codes()
+
+
+def _minimax(state: State, side: int) -> int:
+    """Plain minimax to the end of the hand: the side's points minus the best other side's."""
+    if state.hand_over:
+        assert state.result is not None
+        points = state.result.points
+        return points[side] - max(p for s, p in enumerate(points) if s != side)
+    values = []
+    for code in state.legal_codes():
+        state.push(code)
+        values.append(_minimax(state, side))
+        state.pop()
+    return max(values) if state.rules.side_of(state.to_move) == side else min(values)
+
+
+def _endgames(rules: Rules, seeds: range, cards_left: int) -> list[State]:
+    """Positions with at most ``cards_left`` cards in hands and none in the stock."""
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = Game(rules, seed=seed)
+        state = game.state
+        while not state.hand_over:
+            if not state.remaining_stock and sum(h.bit_count() for h in state.hands) <= cards_left:
+                out.append(state.copy())
+                break
+            codes = state.legal_codes()
+            state.push(codes[rng.randrange(len(codes))])
+    return out
+
+
+@pytest.mark.parametrize("preset", ["classic", "royal", "spade"])
+def test_solver_equals_plain_minimax(preset: str) -> None:
+    """Alpha-beta with a transposition table gives exactly minimax's values, move by move."""
+    rules = make_rules(preset)
+    positions = _endgames(rules, range(25), cards_left=6)
+    assert len(positions) >= 20
+    for state in positions:
+        side = rules.side_of(state.to_move)
+        value, scored = Solver().solve(state, side)
+        assert value == _minimax(state, side)
+        for code, v in scored:
+            state.push(code)
+            assert v == _minimax(state, side)
+            state.pop()
+
+
+def test_solver_in_partnerships_matches_minimax() -> None:
+    """With two teams the solver is exact too (partners maximise together)."""
+    rules = make_rules("classic", players=4, partnerships=True)
+    for state in _endgames(rules, range(15), cards_left=5):
+        side = rules.side_of(state.to_move)
+        assert Solver().solve(state, side)[0] == _minimax(state, side)
+
+
+def test_cards_known_rebuilds_the_true_position() -> None:
+    """On the 2-player last deal, counting cards gives the opponent's hand exactly."""
+    rules = make_rules("classic")
+    for state in _endgames(rules, range(10), cards_left=8):
+        view = view_of(state, state.to_move)
+        assert cards_known(view)
+        assert world_of(view).hands == state.hands
+
+
+def test_sampled_worlds_are_consistent() -> None:
+    """Sampled worlds keep the view, the hand sizes and each build owner's capturing card."""
+    rng = random.Random(2)
+    for preset in ("classic", "royal"):
+        for players in (2, 3, 4):
+            for state in _positions(make_rules(preset, players=players), seed=players, count=15):
+                seat = state.to_move
+                view = view_of(state, seat)
+                world = sample_world(view, rng)
+                assert view_of(world, seat) == view
+                assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
+                for _mask, value, owner in world.builds:
+                    kind = ACES_MASK if value == 14 else RANK_MASKS[value - 1]
+                    if owner != seat and world.hands[owner]:
+                        assert world.hands[owner] & kind, f"owner {owner} of a {value}-build holds no card for it"
+
+
+@pytest.mark.parametrize("spec", [*CHEAP, "cheater:worlds=2,depth=2"])
+def test_players_finish_games_with_legal_moves(spec: str) -> None:
+    """Every player plays whole games (``Game.play`` checks each move) in every seating."""
+    for rules in (
+        make_rules("classic"),
+        make_rules("royal", players=3),
+        make_rules("spade", players=4, partnerships=True),
+    ):
+        opponents = [make_player("greedy", s) for s in range(rules.players - 1)]
+        outcome = play_game(rules, [make_player(spec, 1), *opponents], seed=4)
+        assert outcome.winner >= 0
+        assert outcome.moves == sum(outcome.seat_moves)
+
+
+def test_player_specs() -> None:
+    """Specs read settings as numbers; unknown names and settings are refused clearly."""
+    assert parse_spec("search:worlds=40,time=0.5") == ("search", {"worlds": 40, "time": 0.5})
+    assert {"random", "greedy", "heuristic", "search", "cheater"} <= set(player_names())
+    with pytest.raises(ValueError, match="unknown player 'strong'"):
+        make_player("strong")
+    with pytest.raises(ValueError, match="bad settings for player 'greedy'"):
+        make_player("greedy:depth=3")
+
+
+def test_only_the_cheater_sees_everything() -> None:
+    """``decide`` hands the full position to a declared benchmark only."""
+    seen: list[object] = []
+
+    class Spy:
+        name = "spy"
+
+        def choose(self, view: object) -> MoveCode:
+            seen.append(view)
+            return view.legal[0]  # type: ignore[attr-defined, no-any-return]
+
+    state = Game(make_rules("classic"), seed=1).state
+    decide(Spy(), state)
+    assert not isinstance(seen[0], State)
+    assert getattr(make_player("cheater"), "sees_all", False)
+    assert not getattr(make_player("search"), "sees_all", False)
