@@ -33,7 +33,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help=f"set a rule option on top of the preset; options: {', '.join(OPTION_NAMES)}",
     )  # fmt: skip
     p.add_argument(
-        "--opponent", default="greedy", help=f"computer player for the other seats ({', '.join(player_names())})"
+        "--opponent", default="heuristic", help=f"computer player for the other seats ({', '.join(player_names())})"
     )
     p.add_argument("--seed", type=int, default=None, help="shuffle seed (random if omitted)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")

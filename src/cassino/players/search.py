@@ -71,8 +71,9 @@ class DealSearch:
 
     Values are future gains from a position, so the transposition table ignores the history."""
 
-    def __init__(self, worth: tuple[float, ...], side: int, breadth: int = 8) -> None:
+    def __init__(self, worth: tuple[float, ...], side: int, breadth: int = 8, horizon: float = 0.7) -> None:
         self.worth = worth
+        self.horizon = horizon
         self.side = side
         self.breadth = breadth
         self.table: dict[tuple[object, ...], tuple[float, int]] = {}
@@ -94,6 +95,25 @@ class DealSearch:
                 total += w if rules.side_of(seat) == self.side else -w
         return total
 
+    def leaf(self, state: State) -> float:
+        """Beyond the horizon: what the player to move can take at once, for or against."""
+        if not self.horizon:
+            return 0.0
+        worth = self.worth
+        best = 0.0
+        for code in state.legal_codes():
+            if code & 3 == CAPTURE:
+                got = (code >> 12) | 1 << ((code >> 2) & 63)
+                w = 0.0
+                while got:
+                    low = got & -got
+                    got ^= low
+                    w += worth[low.bit_length() - 1]
+                if w > best:
+                    best = w
+        best *= self.horizon
+        return best if state.rules.side_of(state.to_move) == self.side else -best
+
     def ordered(self, state: State) -> list[MoveCode]:
         """Moves most likely to matter first, at most ``breadth`` of them (captures by size)."""
         codes = state.legal_codes()
@@ -103,8 +123,10 @@ class DealSearch:
     def value(self, state: State, depth: int, alpha: float, beta: float, deal_end: int) -> float:
         """The best future gain for ``side`` within ``depth`` plies (the others playing against it)."""
         self.nodes += 1
-        if depth == 0 or state.hand_over or state.stock_pos != deal_end:
+        if state.hand_over:
             return 0.0
+        if depth == 0 or state.stock_pos != deal_end:
+            return self.leaf(state)
         key = (state.to_move, state.hands, state.loose, state.builds, depth)
         hit = self.table.get(key)
         if hit is not None:
@@ -146,8 +168,7 @@ class DealSearch:
             v = self.gain(before, state)
             if len(state.sweeps) > sweeps:
                 v += 1.0 if state.rules.side_of(state.sweeps[-1]) == self.side else -1.0
-            if state.stock_pos == deal_end:
-                v += self.value(state, depth - 1, -1e9, 1e9, deal_end)
+            v += self.value(state, depth - 1, -1e9, 1e9, deal_end)
             state.pop()
             out[code] = v
         return out
@@ -169,7 +190,9 @@ class SearchPlayer:
         max_nodes: int = 60_000,
         depth: int = 4,
         breadth: int = 8,
+        horizon: float = 0.7,
     ) -> None:
+        self.horizon = float(horizon)
         self.depth = int(depth)
         self.breadth = int(breadth)
         self.rng = random.Random(seed)
@@ -235,7 +258,7 @@ class SearchPlayer:
                 except SolverBudgetExceeded:
                     solved = False
             if not solved:
-                searcher = DealSearch(worth, side, self.breadth)
+                searcher = DealSearch(worth, side, self.breadth, self.horizon)
                 for code, v in searcher.root(world, candidates, self.depth).items():
                     totals[code] += v
             done += 1
