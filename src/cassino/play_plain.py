@@ -14,24 +14,20 @@ from pathlib import Path
 from typing import TextIO
 
 from .cards import format_cards
+from .cli_rules import add_rules_arguments
+from .cli_rules import rules_from_args as rules_of_args
 from .errors import IllegalMoveError
 from .explain import explain_card
 from .moves import MoveError, format_code, parse_code
 from .players import player_names
-from .rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
+from .rules import Rules, RulesError
 from .session import FinishedHand, Session, default_save_dir
 from .state import State
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``cassino play``: rules, seats, opponents, seed and where records go."""
-    p.add_argument("--preset", default="classic", choices=sorted(PRESETS), help="rule preset (default classic)")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="number of players (default 2)")
-    p.add_argument("--partnerships", action="store_true", help="4 players in two teams (seats 0+2 and 1+3)")
-    p.add_argument(
-        "--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-        help=f"set a rule option on top of the preset; options: {', '.join(OPTION_NAMES)}",
-    )  # fmt: skip
+    add_rules_arguments(p)
     p.add_argument(
         "--opponent", default="heuristic", help=f"computer player for the other seats ({', '.join(player_names())})"
     )
@@ -45,31 +41,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-setup", action="store_true", help="full screen: start at once, skipping the variant builder")
 
 
-def parse_option(text: str) -> tuple[str, object]:
-    """``name=value`` with value read as a bool, an int or a word."""
-    if "=" not in text:
-        raise RulesError(f"option {text!r} must be written NAME=VALUE, e.g. sweeps=false")
-    name, raw = (s.strip() for s in text.split("=", 1))
-    low = raw.lower()
-    value: object
-    if low in ("true", "yes", "on"):
-        value = True
-    elif low in ("false", "no", "off"):
-        value = False
-    elif raw.isdigit():
-        value = int(raw)
-    else:
-        value = raw
-    return name, value
-
-
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The rule set chosen on the command line."""
-    options = dict(parse_option(o) for o in args.option)
-    for name, flag in (("preset", "--preset"), ("players", "--players"), ("partnerships", "--partnerships")):
-        if name in options:
-            raise RulesError(f"{name} is not a rule option: choose it with {flag}")
-    rules = make_rules(args.preset, players=args.players, partnerships=args.partnerships, **options)
+    """The rule set chosen on the command line, with the seat checked against it."""
+    rules = rules_of_args(args)
     if not 0 <= args.seat < rules.players:
         raise RulesError(f"--seat must be a seat 0..{rules.players - 1} for {rules.players} players, got {args.seat}")
     return rules

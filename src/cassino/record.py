@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card, CardError, card_name, parse_card
+from .cli_rules import parse_option
 from .errors import IllegalMoveError
 from .game import Game
 from .moves import MoveCode, MoveError, format_code, parse_code
@@ -158,16 +159,17 @@ def _strip_comment(line: str) -> str:
 
 
 def _parse_options(text: str, line: int, problems: list[tuple[int, str]]) -> dict[str, Any]:
+    """The Options tag: ``NAME=VALUE`` words, or ``-`` for none."""
     out: dict[str, Any] = {}
     if text.strip() in ("", "-"):
         return out
     for word in text.split():
-        name, sep, raw = word.partition("=")
-        if not sep:
-            problems.append((line, f"option {word!r} must be written NAME=VALUE"))
+        try:
+            name, value = parse_option(word)
+        except RulesError as exc:
+            problems.append((line, str(exc)))
             continue
-        low = raw.lower()
-        out[name] = True if low == "true" else False if low == "false" else int(raw) if raw.isdigit() else raw
+        out[name] = value
     return out
 
 

@@ -7,8 +7,9 @@ import secrets
 import sys
 from pathlib import Path
 
+from ..cli_rules import add_rules_arguments, rules_from_args
 from ..players import player_names
-from ..rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
+from ..rules import Rules, RulesError
 from .executors import EXECUTORS, make_executor
 from .progress import Progress
 from .report import format_report, write_outputs
@@ -46,13 +47,7 @@ def add_arena_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="deals per table, each played once per seating (default 100)",
     )
-    p.add_argument("--preset", default="classic", choices=sorted(PRESETS), help="rule preset (default classic)")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats at a table (default 2)")
-    p.add_argument("--partnerships", action="store_true", help="4 seats in two teams (seats 0+2 and 1+3)")
-    p.add_argument(
-        "--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-        help=f"set a rule option on top of the preset; options: {', '.join(OPTION_NAMES)}",
-    )  # fmt: skip
+    add_rules_arguments(p, "seats at a table (default 2)")
     p.add_argument("--seed", type=int, default=None, help="master seed (random, and printed, if omitted)")
     p.add_argument("--executor", choices=EXECUTORS, default=None, help="where games run (default process)")
     p.add_argument(
@@ -69,14 +64,8 @@ def add_arena_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
-    """The rule set of the command line, read like ``cassino play`` reads it."""
-    from ..play_plain import parse_option
-
-    options = dict(parse_option(o) for o in args.option)
-    for name, flag in (("preset", "--preset"), ("players", "--players"), ("partnerships", "--partnerships")):
-        if name in options:
-            raise RulesError(f"{name} is not a rule option: choose it with {flag}")
-    return make_rules(args.preset, players=args.players, partnerships=args.partnerships, **options)
+    """The rules chosen on the command line."""
+    return rules_from_args(args)
 
 
 def run_arena_command(args: argparse.Namespace) -> None:

@@ -125,7 +125,7 @@ class DealSearch:
         self.nodes += 1
         if state.hand_over:
             return 0.0
-        if depth == 0 or state.stock_pos != deal_end:
+        if depth == 0 or (state.stock_pos != deal_end and deal_end >= 0):
             return self.leaf(state)
         key = (state.to_move, state.hands, state.loose, state.builds, depth)
         hit = self.table.get(key)
@@ -157,10 +157,14 @@ class DealSearch:
         self.table[key] = (best, flag)
         return best
 
-    def root(self, state: State, candidates: list[MoveCode], depth: int) -> dict[MoveCode, float]:
-        """The value of each candidate move in this world (each searched with a full window)."""
+    def root(
+        self, state: State, candidates: list[MoveCode], depth: int, cross_deals: bool = False
+    ) -> dict[MoveCode, float]:
+        """The value of each candidate move in this world (each searched with a full window).
+
+        The search stops at the end of the deal unless ``cross_deals`` (the world's stock is known)."""
         out = {}
-        deal_end = state.stock_pos
+        deal_end = -1 if cross_deals else state.stock_pos
         for code in candidates:
             before = state.captured
             sweeps = len(state.sweeps)
@@ -191,8 +195,12 @@ class SearchPlayer:
         depth: int = 4,
         breadth: int = 8,
         horizon: float = 0.7,
+        cross: int = 0,
+        prior: float = 0.0,
     ) -> None:
         self.horizon = float(horizon)
+        self.cross_deals = bool(cross)
+        self.prior = float(prior)
         self.depth = int(depth)
         self.breadth = int(breadth)
         self.rng = random.Random(seed)
@@ -213,9 +221,10 @@ class SearchPlayer:
             if exact is not None:
                 return exact
         # Bounded candidates: the best-rated moves by the heuristic (all of them when few).
-        rated = sorted(rate_moves(view), key=lambda rc: -rc[0])
-        candidates = [c for _, c in rated[: self.candidates]]
-        return self._sample(lambda: sample_world(view, self.rng), candidates, side, view.rules)
+        rated = sorted(rate_moves(view), key=lambda rc: -rc[0])[: self.candidates]
+        candidates = [c for _, c in rated]
+        ratings = {c: r for r, c in rated}
+        return self._sample(lambda: sample_world(view, self.rng), candidates, side, view.rules, ratings)
 
     def _known(self, view: View) -> bool:
         """True when the hidden cards are exactly one other player's hand (nothing to sample)."""
@@ -233,8 +242,16 @@ class SearchPlayer:
         best = max(v for _, v in scored)
         return self.rng.choice([c for c, v in scored if v == best])
 
-    def _sample(self, make_world: Callable[[], State], candidates: list[MoveCode], side: int, rules: Rules) -> MoveCode:
-        """Average each candidate's result over sampled worlds within the budget."""
+    def _sample(
+        self,
+        make_world: Callable[[], State],
+        candidates: list[MoveCode],
+        side: int,
+        rules: Rules,
+        ratings: dict[MoveCode, float] | None = None,
+    ) -> MoveCode:
+        """Average each candidate's result over sampled worlds within the budget (plus ``prior``
+        times the heuristic's rating, which steadies the choice when worlds are few)."""
         worth = card_worth(rules)
         totals = dict.fromkeys(candidates, 0.0)
         deadline = time.perf_counter() + self.time_budget if self.time_budget > 0 else None
@@ -259,10 +276,13 @@ class SearchPlayer:
                     solved = False
             if not solved:
                 searcher = DealSearch(worth, side, self.breadth, self.horizon)
-                for code, v in searcher.root(world, candidates, self.depth).items():
+                for code, v in searcher.root(world, candidates, self.depth, self.cross_deals).items():
                     totals[code] += v
             done += 1
         self.last_worlds = done
+        if ratings and self.prior:
+            for code in totals:
+                totals[code] += self.prior * done * ratings.get(code, 0.0)
         best = max(totals.values())
         return self.rng.choice([c for c, t in totals.items() if t == best])
 
