@@ -199,22 +199,24 @@ def _run(config: ArenaConfig, executor: Executor) -> dict[str, Any]:
     return dict(json.loads(json.dumps(result.to_json())))
 
 
+@pytest.fixture(scope="module")
+def ray_executor() -> Iterator[RayExecutor]:
+    """One local Ray (2 CPUs) for the executor cases, shut down when the module is done."""
+    import ray
+
+    assert not ray.is_initialized()
+    start = time.perf_counter()
+    executor = RayExecutor(workers=2)
+    try:
+        yield executor
+    finally:
+        executor.close()
+        print(f"\nlocal Ray started, used and shut down in {time.perf_counter() - start:.1f} s")
+    assert not ray.is_initialized()
+
+
 class TestExecutors:
-    """One local Ray (2 CPUs) for the cases of this class, shut down as soon as they are done."""
-
-    @pytest.fixture(scope="class")
-    def ray_executor(self) -> Iterator[RayExecutor]:
-        import ray
-
-        assert not ray.is_initialized()
-        start = time.perf_counter()
-        executor = RayExecutor(workers=2)
-        try:
-            yield executor
-        finally:
-            executor.close()
-            print(f"\nlocal Ray started, used and shut down in {time.perf_counter() - start:.1f} s")
-        assert not ray.is_initialized()
+    """The same seed gives the same results on every executor."""
 
     @pytest.mark.parametrize("case", list(CASES))
     def test_identical_results_across_executors(self, case: str, ray_executor: RayExecutor) -> None:
