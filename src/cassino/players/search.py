@@ -249,18 +249,20 @@ class SearchPlayer:
         side: int,
         rules: Rules,
         ratings: dict[MoveCode, float] | None = None,
+        worlds: int | None = None,
     ) -> MoveCode:
         """Average each candidate's result over sampled worlds within the budget (plus ``prior``
         times the heuristic's rating, which steadies the choice when worlds are few)."""
         worth = card_worth(rules)
         totals = dict.fromkeys(candidates, 0.0)
-        deadline = time.perf_counter() + self.time_budget if self.time_budget > 0 else None
+        budget = self.worlds if worlds is None else worlds
+        deadline = time.perf_counter() + self.time_budget if self.time_budget > 0 and worlds is None else None
         done = 0
         while True:
             if deadline is not None:
                 if time.perf_counter() >= deadline and done:
                     break
-            elif done >= self.worlds:
+            elif done >= budget:
                 break
             world = make_world()
             remaining = sum(h.bit_count() for h in world.hands) + len(world.remaining_stock)
@@ -308,7 +310,8 @@ class CheaterPlayer(SearchPlayer):
 
         rated = sorted(rate_moves(view_of(state, state.to_move)), key=lambda rc: -rc[0])
         candidates = [c for _, c in rated[: self.candidates]]
-        return self._sample(state.copy, candidates, side, state.rules)
+        # One world is the whole truth: searching copies of it again would add nothing.
+        return self._sample(state.copy, candidates, side, state.rules, worlds=1)
 
 
 register("search", SearchPlayer)
