@@ -8,7 +8,7 @@ integer operations, which keeps the engine's hot path free of objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TypeAlias
 
 Card: TypeAlias = int
@@ -89,14 +89,6 @@ def cards_of(mask: CardMask) -> list[Card]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def iter_cards(mask: CardMask) -> Iterator[Card]:
-    """Iterate the cards of a mask in canonical order."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def format_cards(mask: CardMask) -> str:

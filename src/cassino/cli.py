@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import IllegalMoveError, PositionError
 from .moves import MoveError, format_code, parse_code
-from .notation import position_to_json, read_position_text
+from .notation import dumps_position, read_position_text
 from .perft import divide, perft
 from .state import State
 
@@ -58,7 +57,7 @@ def cmd_apply(args: argparse.Namespace) -> None:
             state.play(code)
         except (MoveError, IllegalMoveError) as exc:
             raise CliError(f"move {i} of {len(args.moves)}: {exc}") from None
-    print(json.dumps(position_to_json(state), separators=(",", ":")))
+    print(dumps_position(state))
 
 
 def cmd_play(args: argparse.Namespace) -> None:

@@ -232,16 +232,10 @@ def _read_build(
     return (mask, value, owner)
 
 
-def position_lines(state: State) -> str:
-    """The position as indented JSON, for people."""
-    return json.dumps(position_to_json(state), indent=2)
-
-
 __all__ = [
     "PositionError",
     "dumps_position",
     "position_from_json",
-    "position_lines",
     "position_to_json",
     "read_position_text",
 ]

@@ -58,13 +58,6 @@ def sample_world(view: View, rng: random.Random) -> State:
     )  # fmt: skip
 
 
-def hand_value(state: State, side: int) -> int:
-    """At the end of a hand: the side's points minus the best other side's."""
-    assert state.result is not None
-    points = state.result.points
-    return points[side] - max(p for s, p in enumerate(points) if s != side)
-
-
 class DealSearch:
     """Alpha-beta over one sampled world up to a few plies ahead, never past the current deal,
     counting the worth of what each side captures (and the residue at the end of a hand).
