@@ -20,6 +20,20 @@ HAND_MOVES = 48
 """Every hand has exactly 48 plays: 52 cards less the 4 dealt to the table."""
 
 
+BOOLEAN_OPTIONS = (
+    "royal",
+    "royal_ace_high",
+    "sweeps",
+    "capture_must_be_maximal",
+    "owner_may_trail",
+    "raise_own_build",
+    "table_cards_may_raise",
+    "duplicate_value_builds",
+    "draw",
+)
+"""The on/off options of the rules, each drawn half the time by the random rule sets."""
+
+
 @st.composite
 def rules_st(
     pick: st.DrawFn,
@@ -41,17 +55,7 @@ def rules_st(
         partnerships = n == 4 and pick(st.booleans())
     sides = 2 if partnerships else n
     options: dict[str, Any] = {"players": n, "partnerships": partnerships}
-    for name in (
-        "royal",
-        "royal_ace_high",
-        "sweeps",
-        "capture_must_be_maximal",
-        "owner_may_trail",
-        "raise_own_build",
-        "table_cards_may_raise",
-        "duplicate_value_builds",
-        "draw",
-    ):
+    for name in BOOLEAN_OPTIONS:
         if pick(st.booleans()):  # half the time keep the preset's value
             options[name] = pick(st.booleans())
     if pick(st.booleans()):

@@ -28,7 +28,7 @@ from cassino.record import (
     write_record,
 )
 from cassino.rules import PRESETS, Rules, make_rules
-from strategies import rules_st
+from strategies import BOOLEAN_OPTIONS, rules_st
 
 SEATINGS: list[tuple[int, bool]] = [(2, False), (3, False), (4, False), (4, True)]
 """Player counts and partnerships: every table the rules allow."""
@@ -47,17 +47,7 @@ def random_rules(rng: random.Random, preset: str, players: int, partnerships: bo
     ``rules_st``, but from a plain seeded Random so thousands of games cost nothing to draw)."""
     sides = 2 if partnerships else players
     options: dict[str, Any] = {}
-    for name in (
-        "royal",
-        "royal_ace_high",
-        "sweeps",
-        "capture_must_be_maximal",
-        "owner_may_trail",
-        "raise_own_build",
-        "table_cards_may_raise",
-        "duplicate_value_builds",
-        "draw",
-    ):
+    for name in BOOLEAN_OPTIONS:
         if rng.random() < 0.5:
             options[name] = rng.random() < 0.5
     for name, choices in (

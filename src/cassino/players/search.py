@@ -88,6 +88,17 @@ class DealSearch:
                 total += w if rules.side_of(seat) == self.side else -w
         return total
 
+    def play(self, state: State, code: MoveCode) -> float:
+        """Push a move and return what it brought the side (negative: what it brought the others),
+        a scored sweep included."""
+        before = state.captured
+        sweeps = len(state.sweeps)
+        state.push(code)
+        v = self.gain(before, state)
+        if len(state.sweeps) > sweeps and state.rules.sweeps:
+            v += 1.0 if state.rules.side_of(state.sweeps[-1]) == self.side else -1.0
+        return v
+
     def leaf(self, state: State) -> float:
         """Beyond the horizon: what the player to move can take at once, for or against."""
         if not self.horizon:
@@ -130,12 +141,7 @@ class DealSearch:
         maximizing = state.rules.side_of(state.to_move) == self.side
         best = -1e9 if maximizing else 1e9
         for code in self.ordered(state):
-            before = state.captured
-            sweeps = len(state.sweeps)
-            state.push(code)
-            v = self.gain(before, state)
-            if len(state.sweeps) > sweeps:
-                v += 1.0 if state.rules.side_of(state.sweeps[-1]) == self.side else -1.0
+            v = self.play(state, code)
             v += self.value(state, depth - 1, alpha - v, beta - v, deal_end)
             state.pop()
             if maximizing:
@@ -159,12 +165,7 @@ class DealSearch:
         out = {}
         deal_end = -1 if cross_deals else state.stock_pos
         for code in candidates:
-            before = state.captured
-            sweeps = len(state.sweeps)
-            state.push(code)
-            v = self.gain(before, state)
-            if len(state.sweeps) > sweeps:
-                v += 1.0 if state.rules.side_of(state.sweeps[-1]) == self.side else -1.0
+            v = self.play(state, code)
             v += self.value(state, depth - 1, -1e9, 1e9, deal_end)
             state.pop()
             out[code] = v
