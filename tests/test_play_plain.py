@@ -20,11 +20,12 @@ import pytest
 from cassino.cards import card_name, cards_of
 from cassino.cli import build_parser, main
 from cassino.explain import explain_illegal
-from cassino.moves import BUILD, format_code
+from cassino.moves import format_code
 from cassino.play_plain import run_plain
 from cassino.record import check_record, read_record
 from cassino.rules import Rules, make_rules
 from cassino.session import Session
+from scenarios import stuck_after_first_build
 
 LISTED = re.compile(r"^\s*(\d+)\. (.+)$", re.MULTILINE)
 
@@ -196,30 +197,11 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
 def test_a_card_with_no_legal_move_says_why() -> None:
     """After my build, a card that can neither take nor build may not be trailed: the reply says
     which rule (the seed is searched, so it does not depend on how the computer plays)."""
-    rules = make_rules("classic")
-    for seed in range(500):
-        session = Session(rules, seed=seed, humans=(0,), opponent="random")
-        while not session.human_to_move():
-            session.step_bot()
-        builds = sorted((c for c in session.state.legal_codes() if c & 3 == BUILD), key=format_code)
-        if not builds:
-            continue
-        session.play(builds[0])
-        while not session.human_to_move():
-            session.step_bot()
-        state = session.state
-        legal = state.legal_codes()
-        stuck = [c for c in cards_of(state.hands[0]) if not any((m >> 2) & 63 == c for m in legal)]
-        if len(session.game.hands) == 1 and stuck:
-            break
-    else:
-        raise AssertionError("no seed gives a card without a legal move")
-    name = card_name(stuck[0])
-    _, text, _ = play(
-        "--seed", str(seed), "--opponent", "random", "--no-save", script=[format_code(builds[0]), name, "q"]
-    )
+    seed, build, state, stuck = stuck_after_first_build(0)
+    name = card_name(stuck)
+    _, text, _ = play("--seed", str(seed), "--opponent", "random", "--no-save", script=[format_code(build), name, "q"])
     reply = text.split("> ")[2].strip()
-    assert reply == f"{name} has no legal move: {explain_illegal(state, stuck[0] << 2)}"
+    assert reply == f"{name} has no legal move: {explain_illegal(state, stuck << 2)}"
     assert "(rule 7." in reply
 
 

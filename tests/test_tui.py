@@ -22,13 +22,14 @@ from textual.widgets import DataTable, Input, Label, OptionList, Static
 from cassino.cards import card_name, cards_of
 from cassino.cli import build_parser
 from cassino.explain import explain_illegal
-from cassino.moves import BUILD, format_code
+from cassino.moves import format_code
 from cassino.notation import position_to_json
 from cassino.play_plain import rules_from_args
 from cassino.record import check_record, read_record
 from cassino.rules import make_rules
 from cassino.session import Session
 from cassino.tui.app import CassinoApp, GameOverScreen, GameScreen, HandOverScreen, SetupScreen
+from scenarios import stuck_after_first_build
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 SIZE = (110, 40)
@@ -238,26 +239,9 @@ def test_the_hint_key_suggests_a_legal_move() -> None:
 
 def no_move_setup() -> tuple[int, str, str]:
     """A seed where, after my first build, I still own it at my next turn and hold a card with no
-    legal move (searched, so it does not depend on how the computer players choose)."""
-    rules = make_rules("classic")
-    for seed in range(500):
-        session = Session(rules, seed=seed, humans=(ME,), opponent="random")
-        while not session.human_to_move():
-            session.step_bot()
-        builds = sorted((c for c in session.state.legal_codes() if c & 3 == BUILD), key=format_code)
-        if not builds:
-            continue
-        session.play(builds[0])
-        while not session.human_to_move():
-            session.step_bot()
-        state = session.state
-        if len(session.game.hands) > 1 or all(owner != ME for _, _, owner in state.builds):
-            continue
-        legal = state.legal_codes()
-        for card in cards_of(state.hands[ME]):
-            if not any((m >> 2) & 63 == card for m in legal):
-                return seed, format_code(builds[0]), card_name(card)
-    raise AssertionError("no seed gives a card without a legal move")
+    legal move: (seed, the build, the card)."""
+    seed, build, _state, card = stuck_after_first_build(ME)
+    return seed, format_code(build), card_name(card)
 
 
 def test_a_card_with_no_legal_move_says_why() -> None:
