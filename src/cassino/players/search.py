@@ -22,7 +22,7 @@ from ..view import View
 from .base import register
 from .evaluate import card_worth
 from .heuristic import rate_moves
-from .solver import Solver, SolverBudgetExceeded
+from .solver import Bounds, Solver, SolverBudgetExceeded, probe, store
 
 
 def sample_world(view: View, rng: random.Random) -> State:
@@ -69,7 +69,7 @@ class DealSearch:
         self.horizon = horizon
         self.side = side
         self.breadth = breadth
-        self.table: dict[tuple[object, ...], tuple[float, int]] = {}
+        self.table: Bounds = {}
         self.nodes = 0
 
     def gain(self, before: tuple[int, ...], state: State) -> float:
@@ -132,11 +132,9 @@ class DealSearch:
         if depth == 0 or (state.stock_pos != deal_end and deal_end >= 0):
             return self.leaf(state)
         key = (state.to_move, state.hands, state.loose, state.builds, depth)
-        hit = self.table.get(key)
-        if hit is not None:
-            v, flag = hit
-            if flag == 0 or (flag < 0 and v <= alpha) or (flag > 0 and v >= beta):
-                return v
+        known = probe(self.table, key, alpha, beta)
+        if known is not None:
+            return known
         a0, b0 = alpha, beta
         maximizing = state.rules.side_of(state.to_move) == self.side
         best = -1e9 if maximizing else 1e9
@@ -152,8 +150,7 @@ class DealSearch:
                 beta = min(beta, v)
             if alpha >= beta:
                 break
-        flag = -1 if best <= a0 else (1 if best >= b0 else 0)
-        self.table[key] = (best, flag)
+        store(self.table, key, best, a0, b0)
         return best
 
     def root(

@@ -45,6 +45,26 @@ def _value(state: State, side: int) -> int:
     return points[side] - max(p for s, p in enumerate(points) if s != side)
 
 
+Bounds = dict[tuple[object, ...], tuple[float, int]]
+"""A transposition table of alpha-beta results: value and whether it is exact (0), an upper bound
+(-1, the search failed low) or a lower bound (+1, it failed high)."""
+
+
+def probe(table: Bounds, key: tuple[object, ...], alpha: float, beta: float) -> float | None:
+    """A stored value that settles this window, or None."""
+    hit = table.get(key)
+    if hit is not None:
+        value, flag = hit
+        if flag == 0 or (flag < 0 and value <= alpha) or (flag > 0 and value >= beta):
+            return value
+    return None
+
+
+def store(table: Bounds, key: tuple[object, ...], best: float, alpha: float, beta: float) -> None:
+    """Remember a result searched with the window (alpha, beta), with the kind of bound it is."""
+    table[key] = (best, -1 if best <= alpha else (1 if best >= beta else 0))
+
+
 def _ordered(codes: list[MoveCode]) -> list[MoveCode]:
     """Captures first, larger first: the moves most likely to cut the search short."""
     return sorted(codes, key=lambda c: -(((c & 3) == CAPTURE) * 64 + (c >> 12).bit_count()))
@@ -56,7 +76,7 @@ class Solver:
     def __init__(self, max_nodes: int = 200_000) -> None:
         self.max_nodes = max_nodes
         self.nodes = 0
-        self._table: dict[tuple[object, ...], tuple[int, int]] = {}
+        self._table: Bounds = {}
 
     def solve(self, state: State, side: int) -> tuple[int, list[tuple[MoveCode, int]]]:
         """The exact value of ``state`` for ``side`` and the value of each legal move (all exact).
@@ -86,11 +106,9 @@ class Solver:
             return _value(state, side)
         key = (state.to_move, state.hands, state.loose, state.builds, state.captured, state.last_capturer,
                state.sweeps, state.stock_pos)  # fmt: skip
-        hit = self._table.get(key)
-        if hit is not None:
-            value, flag = hit
-            if flag == 0 or (flag < 0 and value <= alpha) or (flag > 0 and value >= beta):
-                return value
+        known = probe(self._table, key, alpha, beta)
+        if known is not None:
+            return int(known)
         a0, b0 = alpha, beta
         maximizing = state.rules.side_of(state.to_move) == side
         best = -(10**9) if maximizing else 10**9
@@ -110,11 +128,5 @@ class Solver:
                 beta = min(beta, v)
             if alpha >= beta:
                 break
-        # flag: 0 exact, -1 upper bound (failed low), +1 lower bound (failed high)
-        flag = 0
-        if best <= a0:
-            flag = -1
-        elif best >= b0:
-            flag = 1
-        self._table[key] = (best, flag)
+        store(self._table, key, best, a0, b0)
         return best
