@@ -109,6 +109,19 @@ def cmd_arena(args: argparse.Namespace) -> None:
         raise CliError(str(exc)) from None
 
 
+def cmd_serve(args: argparse.Namespace) -> None:
+    """Serve the game in the browser."""
+    try:
+        from .web import run_server
+    except ImportError as exc:
+        raise CliError(f"the web app needs its extra: pip install 'cassino[web]' ({exc})") from None
+    if not 0 < args.port < 65536:
+        raise CliError(f"--port must be 1..65535, got {args.port}")
+    if args.bot_delay < 0:
+        raise CliError(f"--bot-delay must be 0 or more seconds, got {args.bot_delay}")
+    run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``cassino`` command."""
     parser = argparse.ArgumentParser(prog="cassino", description="Casino (Cassino), the card game: engine and apps.")
@@ -151,6 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arena_arguments(p)
     p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("serve", help="play in the browser: the multiplayer web app")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--database", default=None, help="database URL, e.g. postgresql://user@host/db (default SQLite)")
+    p.add_argument("--data-dir", type=Path, default=None, help="folder of the default SQLite database")
+    p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a computer player waits before moving")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -1,0 +1,107 @@
+"""The JSON each client is sent, built from ``view_of`` alone: a seat sees its hand, nobody else's.
+
+A seat's payload holds its own hand and legal moves; a spectator's holds neither. Everything else
+(the table, the captured piles, hand sizes, the stock's size, this hand's moves, scores, finished
+hands' breakdowns and the deck commitments) is public. Decks and salts are never here: they are
+fetched from the reveal endpoint once their hand is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import CLASSIC_VALUES, ROYAL_VALUES, card_name, cards_of
+from ..moves import KIND_NAMES, format_code
+from ..view import View, view_of
+from .service import LiveGame
+
+
+def _names(mask: int) -> list[str]:
+    return [card_name(c) for c in cards_of(mask)]
+
+
+def legal_move(code: int) -> dict[str, Any]:
+    """A legal move as its canonical line with the parts a click selects: card, kind, value, targets."""
+    return {
+        "move": format_code(code),
+        "kind": KIND_NAMES[code & 3],
+        "card": card_name((code >> 2) & 63),
+        "value": (code >> 8) & 15,
+        "table": _names(code >> 12),
+    }
+
+
+def finished_hands(live: LiveGame) -> list[dict[str, Any]]:
+    """The score breakdown of every finished hand (public: counts and points, no cards)."""
+    out = []
+    rules = live.rules
+    for number, hand in enumerate(live.game.hands, 1):
+        result = hand.result
+        if result is None:
+            continue
+        out.append(
+            {
+                "hand": number,
+                "dealer": hand.dealer,
+                "points": list(result.points),
+                "breakdown": [result.breakdown(side) for side in range(rules.sides)],
+                "cards": list(result.cards),
+                "spades": list(result.spades),
+                "sweeps": list(result.sweeps_made),
+                "scores": list(hand.scores),
+            }
+        )
+    return out
+
+
+def _table(view: View) -> dict[str, Any]:
+    values = ROYAL_VALUES if view.rules.royal else CLASSIC_VALUES
+    builds = []
+    for mask, value, owner in view.builds:
+        single = sum(values[c] for c in cards_of(mask)) == value
+        builds.append({"cards": _names(mask), "value": value, "owner": owner, "single": single})
+    return {"loose": _names(view.loose), "builds": builds}
+
+
+def state_payload(live: LiveGame, seat: int | None) -> dict[str, Any]:
+    """The state as ``seat`` may see it (None: a spectator, public information only)."""
+    state = live.game.state
+    history = tuple(zip(state.movers(), state.history(), strict=True))
+    view = view_of(state, seat if seat is not None else 0, history)
+    rules = live.rules
+    payload: dict[str, Any] = {
+        "type": "state",
+        "game": live.id,
+        "version": live.ply,
+        "you": seat,
+        "rules": rules.to_json(),
+        "rules_text": rules.describe(),
+        "sides": rules.sides,
+        "seats": [
+            {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "side": rules.side_of(s.seat)}
+            for s in live.seats
+        ],
+        "status": "over" if live.over else "playing",
+        "winner": live.game.winner,
+        "scores": list(view.scores),
+        "hand_number": live.hand_number,
+        "deal": state.deal_number(),
+        "dealer": view.dealer,
+        "to_move": None if live.over else view.to_move,
+        "table": _table(view),
+        "hand_sizes": list(view.hand_sizes),
+        "captured": [_names(p) for p in view.captured],
+        "stock": view.stock_size,
+        "sweeps": list(view.sweeps),
+        "last_capturer": view.last_capturer,
+        "moves": [{"seat": s, "move": format_code(c)} for s, c in view.history],
+        "finished": finished_hands(live),
+        "deals": [
+            {"hand": h.number, "commitment": h.commitment, "revealed": live.revealed(h.number)} for h in live.hands
+        ],
+    }
+    if seat is not None:
+        payload["hand"] = _names(view.hand)
+        legal = sorted(view.legal, key=format_code) if not live.over else []
+        payload["legal"] = [legal_move(c) for c in legal]
+    return payload

@@ -1,0 +1,291 @@
+"""Storage: games, seats, decks, salts and moves in SQL through SQLAlchemy (SQLite or PostgreSQL).
+
+A game's position is never stored: it is rebuilt by replaying the stored moves through the engine
+on the stored decks, so whatever was committed is exactly what a restarted server resumes. Each move
+is one transaction (with the next hand's deck when the move ends a hand). Seat tokens are stored
+only as SHA-256 hashes, and decks stay in the database until their hand is over.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+metadata = MetaData()
+
+games_table = Table(
+    "cassino_games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("winner", Integer, nullable=False),
+    Column("moves", Integer, nullable=False),
+)
+seats_table = Table(
+    "cassino_seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("bot", String(128), nullable=False),
+    Column("bot_seed", Integer, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+)
+hands_table = Table(
+    "cassino_hands",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("deck", Text, nullable=False),
+    Column("salt", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+)
+moves_table = Table(
+    "cassino_moves",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("hand", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("move", String(80), nullable=False),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat as stored: a person (``human``, with the hash of its token) or a computer player."""
+
+    seat: int
+    kind: str
+    name: str
+    bot: str = ""
+    bot_seed: int = 0
+    token_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """A hand's secret deck (as committed text), its salt and the published commitment."""
+
+    number: int
+    deck: str
+    salt: str
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One move: its index in the game (ply), its hand, the seat that made it, its canonical line."""
+
+    ply: int
+    hand: int
+    seat: int
+    move: str
+
+
+@dataclass
+class StoredGame:
+    """Everything stored about one game."""
+
+    id: str
+    created: float
+    rules: dict[str, Any]
+    status: str
+    winner: int
+    seats: list[SeatRow] = field(default_factory=list)
+    hands: list[HandRow] = field(default_factory=list)
+    moves: list[MoveRow] = field(default_factory=list)
+
+
+class StoreError(RuntimeError):
+    """A write that the database refused (the game in memory is rolled back with it)."""
+
+
+def default_data_dir() -> Path:
+    """``$CASSINO_HOME``, else ``$XDG_DATA_HOME/cassino`` or ``~/.local/share/cassino``."""
+    home = os.environ.get("CASSINO_HOME")
+    if home:
+        return Path(home)
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "cassino"
+
+
+def database_url(database: str | None, data_dir: Path | None = None) -> str:
+    """The SQLAlchemy URL: ``--database`` as given (``postgresql://`` uses psycopg 3), else SQLite."""
+    if database:
+        if database.startswith(("postgresql://", "postgres://")):
+            return "postgresql+psycopg://" + database.split("://", 1)[1]
+        return database
+    folder = data_dir or default_data_dir()
+    return f"sqlite:///{folder / 'web.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL with synchronous=NORMAL: a commit is in the log before it returns, so a killed process
+    # loses nothing; readers never block the writer.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    """The repository of games over one SQLAlchemy engine; creates its tables on first use."""
+
+    def __init__(self, url: str) -> None:
+        parsed = make_url(url)
+        self.url = url
+        self.dialect = parsed.get_backend_name()
+        if self.dialect == "sqlite":
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False})
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    def describe(self) -> str:
+        """The database in words, without any password."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    # ------------------------------------------------------------------ writing
+    def create_game(self, game_id: str, rules: dict[str, Any], seats: list[SeatRow], first: HandRow) -> None:
+        """A new game with its seats and its first hand's deck, in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(games_table).values(
+                    id=game_id, created=time.time(), rules=json.dumps(rules), status="playing", winner=-1, moves=0
+                )
+            )
+            conn.execute(
+                insert(seats_table),
+                [
+                    {
+                        "game_id": game_id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "bot": s.bot,
+                        "bot_seed": s.bot_seed,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in seats
+                ],
+            )
+            conn.execute(insert(hands_table).values(game_id=game_id, **_hand_values(first)))
+
+    def add_move(self, game_id: str, move: MoveRow, new_hand: HandRow | None, status: str, winner: int) -> None:
+        """Commit one move (and the next hand's deck when it starts one); StoreError if refused.
+
+        The move's ply is part of the key and the game's move count must match it, so two writers
+        can never both append the same move.
+        """
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(
+                    update(games_table)
+                    .where(games_table.c.id == game_id, games_table.c.moves == move.ply)
+                    .values(moves=move.ply + 1, status=status, winner=winner)
+                )
+                if done.rowcount != 1:
+                    raise StoreError(f"game {game_id}: move {move.ply} was already stored")
+                conn.execute(
+                    insert(moves_table).values(
+                        game_id=game_id, ply=move.ply, hand=move.hand, seat=move.seat, move=move.move
+                    )
+                )
+                if new_hand is not None:
+                    conn.execute(insert(hands_table).values(game_id=game_id, **_hand_values(new_hand)))
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise StoreError(f"game {game_id}: the database refused move {move.ply}: {exc}") from exc
+
+    # ------------------------------------------------------------------ reading
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """A game with its seats, hands and moves, or None when there is no such game."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            if row is None:
+                return None
+            game = StoredGame(
+                id=row.id, created=row.created, rules=json.loads(row.rules), status=row.status, winner=row.winner
+            )
+            seats = conn.execute(
+                select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
+            )
+            game.seats = [SeatRow(r.seat, r.kind, r.name, r.bot, r.bot_seed, r.token_hash) for r in seats]
+            hands = conn.execute(
+                select(hands_table).where(hands_table.c.game_id == game_id).order_by(hands_table.c.number)
+            )
+            game.hands = [HandRow(r.number, r.deck, r.salt, r.commitment) for r in hands]
+            moves = conn.execute(
+                select(moves_table).where(moves_table.c.game_id == game_id).order_by(moves_table.c.ply)
+            )
+            game.moves = [MoveRow(r.ply, r.hand, r.seat, r.move) for r in moves]
+        return game
+
+    def unfinished(self) -> list[str]:
+        """The ids of games still being played, oldest first (resumed when the server starts)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table.c.id).where(games_table.c.status == "playing").order_by(games_table.c.created)
+            )
+            return [str(r.id) for r in rows]
+
+    def recent(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Public summaries of the latest games, newest first (no tokens, no decks)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games_table).order_by(games_table.c.created.desc()).limit(limit)).all()
+        return [
+            {
+                "game": r.id,
+                "created": r.created,
+                "rules": json.loads(r.rules),
+                "status": r.status,
+                "winner": r.winner,
+                "moves": r.moves,
+            }
+            for r in rows
+        ]
+
+    def count_moves(self, game_id: str) -> int:
+        """How many moves of a game are stored."""
+        with self.engine.connect() as conn:
+            value = conn.execute(select(func.count()).where(moves_table.c.game_id == game_id)).scalar_one()
+        return int(value)
+
+
+def _hand_values(hand: HandRow) -> dict[str, Any]:
+    return {"number": hand.number, "deck": hand.deck, "salt": hand.salt, "commitment": hand.commitment}

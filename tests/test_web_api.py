@@ -1,0 +1,227 @@
+"""The web API and WebSocket: creating games, seats and tokens, checked moves with clear errors that
+change nothing, computer players, hints, the reveal of each deck, the record after the game."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cassino.cli import main
+from cassino.web import create_app
+from cassino.web.fair import verify
+from web_support import replay
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)) as c:
+        yield c
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def two_people(client: TestClient, **body: Any) -> tuple[str, list[str]]:
+    made = create(client, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}], **body)
+    return made["game"], [s["token"] for s in made["seats"]]
+
+
+def state(client: TestClient, game: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"x-cassino-token": token} if token else {}
+    r = client.get(f"/api/games/{game}", headers=headers)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def test_create_returns_a_token_per_person_and_none_for_computer_players(client: TestClient) -> None:
+    made = create(client, players=3, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}])
+    seats = made["seats"]
+    assert [s["kind"] for s in seats] == ["human", "bot", "human"]
+    assert "token" not in seats[1] and len(seats[0]["token"]) == 32 and seats[0]["token"] != seats[2]["token"]
+    assert seats[0]["link"] == f"/#game={made['game']}&token={seats[0]['token']}"
+    assert made["spectate"] == f"/#game={made['game']}"
+    listed = client.get("/api/games").json()["games"]
+    assert [g["game"] for g in listed] == [made["game"]] and "token" not in str(listed)
+
+
+def test_seat_and_spectator_payloads(client: TestClient) -> None:
+    game, tokens = two_people(client)
+    mine = state(client, game, tokens[1])
+    public = state(client, game)
+    assert mine["you"] == 1 and len(mine["hand"]) == 4 and mine["hand_sizes"] == [4, 4]
+    assert mine["to_move"] == 1 and mine["legal"] and all(m["card"] in mine["hand"] for m in mine["legal"])
+    assert len(mine["table"]["loose"]) == 4 and mine["stock"] == 52 - 12
+    assert public["you"] is None and "hand" not in public and "legal" not in public
+    other = state(client, game, tokens[0])
+    assert other["legal"] == [] and not set(other["hand"]) & set(mine["hand"])
+    assert mine["deals"] == [{"hand": 1, "commitment": mine["deals"][0]["commitment"], "revealed": False}]
+
+
+def test_errors_name_what_was_wrong_and_change_nothing(client: TestClient) -> None:
+    game, tokens = two_people(client)
+    before = state(client, game, tokens[1])
+    mover = tokens[1]
+    hand = before["hand"]
+    not_held = next(c for c in before["table"]["loose"])
+    cases: list[tuple[dict[str, Any], str | None, int, str]] = [
+        ({"move": before["legal"][0]["move"]}, None, 403, "spectators only watch"),
+        ({"move": before["legal"][0]["move"]}, "f" * 32, 403, "opens no seat"),
+        ({"move": before["legal"][0]["move"]}, tokens[0], 409, "seat 1's turn, not seat 0's"),
+        ({"move": "fly away"}, mover, 400, "is not a move"),
+        ({"move": 7}, mover, 400, "move must be a move line"),
+        ({"move": f"trail {not_held}"}, mover, 400, f"{not_held} is not in the hand of seat 1"),
+        ({"move": before["legal"][0]["move"], "version": 5}, mover, 409, "version 0"),
+    ]
+    if any(m["kind"] == "build" for m in before["legal"]) is False:
+        cases.append(({"move": f"build {hand[0]} 14: {not_held}"}, mover, 400, "illegal move"))
+    for body, token, status, words in cases:
+        headers = {"x-cassino-token": token} if token else {}
+        r = client.post(f"/api/games/{game}/moves", json=body, headers=headers)
+        assert r.status_code == status, (body, r.text)
+        assert words in r.json()["error"], (body, r.json())
+    assert state(client, game, tokens[1]) == before
+    r = client.post(f"/api/games/{game}/moves", content=b"[1", headers={"x-cassino-token": mover})
+    assert r.status_code == 400 and "JSON object" in r.json()["error"]
+    assert client.get("/api/games/nosuchgame").json() == {"error": "no game 'nosuchgame' here"}
+    assert client.get(f"/api/games/{game}/hands/x").status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"preset": "poker"}, "unknown preset 'poker'"),
+        ({"players": 5}, "players must be 2, 3 or 4"),
+        ({"partnerships": True}, "partnerships need 4 players"),
+        ({"options": {"colour": 1}}, "unknown rule option 'colour'"),
+        ({"options": {"target": 0}}, "target must be a positive"),
+        ({"options": {"players": 3}}, "players is not a rule option"),
+        ({"seats": [{"kind": "human"}]}, "one seat per player: 2"),
+        ({"seats": [{"kind": "human"}, {"kind": "ghost"}]}, "seats[1].kind must be 'human' or 'bot'"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "cheater"}]}, "sees every card"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "oracle"}]}, "unknown player 'oracle'"),
+        ({"seats": [{"kind": "human", "name": "x" * 41}, {"kind": "human"}]}, "at most 40 characters"),
+    ],
+)
+def test_bad_create_requests(client: TestClient, body: dict[str, Any], words: str) -> None:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert client.get("/api/games").json()["games"] == []
+
+
+def play_out(client: TestClient, game: str, tokens: list[str], rng: random.Random) -> dict[str, Any]:
+    """Random legal moves over REST until the game ends; returns the final public state."""
+    while True:
+        public = state(client, game)
+        if public["status"] == "over":
+            return public
+        token = tokens[public["to_move"]]
+        mine = state(client, game, token)
+        move = rng.choice(mine["legal"])["move"]
+        r = client.post(f"/api/games/{game}/moves", json={"move": move, "version": mine["version"]},
+                        headers={"x-cassino-token": token})  # fmt: skip
+        assert r.status_code == 200, r.text
+        assert r.json()["version"] == mine["version"] + 1
+
+
+def test_a_whole_game_then_every_deck_revealed_and_verified(client: TestClient) -> None:
+    game, tokens = two_people(client, options={"target": 11})
+    r = client.get(f"/api/games/{game}/hands/1")
+    assert r.status_code == 403 and "revealed when it ends" in r.json()["error"]
+    assert client.get(f"/api/games/{game}/record").status_code == 403
+    final = play_out(client, game, tokens, random.Random(3))
+    assert final["winner"] >= 0 and max(final["scores"]) >= 11 and final["to_move"] is None
+    record = client.get(f"/api/games/{game}/record").json()
+    hands = record["hands"]
+    assert len(hands) == final["hand_number"] == len(final["finished"]) == len(final["deals"])
+    for hand, deal in zip(hands, final["deals"], strict=True):
+        assert deal["revealed"] and hand["commitment"] == deal["commitment"]
+        assert verify(hand["commitment"], hand["salt"], hand["deck"])
+    again = replay(hands, final["rules"])
+    assert again.over and list(again.scores) == final["scores"] == record["scores"]
+    assert [list(r.points) for r in again.hand_results] == [f["points"] for f in final["finished"]]
+    assert f'[Result "{final["winner"]}"]' in record["record"] and '[Seat0 "Ann"]' in record["record"]
+    r = client.post(f"/api/games/{game}/moves", json={"move": "trail Ac"}, headers={"x-cassino-token": tokens[0]})
+    assert r.status_code == 409 and "the game is over" in r.json()["error"]
+
+
+def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None:
+    game, tokens = two_people(client)
+    with (
+        client.websocket_connect(f"/api/games/{game}/ws?token={tokens[1]}") as ws,
+        client.websocket_connect(f"/api/games/{game}/ws") as watcher,
+        client.websocket_connect(f"/api/games/{game}/ws?token={tokens[0]}") as other,
+    ):
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["you"] == 1 and first["version"] == 0
+        assert watcher.receive_json()["you"] is None and other.receive_json()["you"] == 0
+        ws.send_json({"type": "hint"})
+        hint = ws.receive_json()
+        assert hint["type"] == "hint" and hint["move"] in [m["move"] for m in first["legal"]]
+        ws.send_json({"type": "move", "move": "trail"})
+        error = ws.receive_json()
+        assert error["type"] == "error" and error["status"] == 400 and "is not a move" in error["error"]
+        other.send_json({"type": "move", "move": first["legal"][0]["move"]})
+        assert "seat 1's turn" in other.receive_json()["error"]
+        ws.send_json({"type": "dance"})
+        assert "message type must be" in ws.receive_json()["error"]
+        ws.send_json({"type": "move", "move": first["legal"][0]["move"], "version": 0})
+        after = ws.receive_json()
+        assert after["version"] == 1 and after["moves"] == [{"seat": 1, "move": first["legal"][0]["move"]}]
+        seen = watcher.receive_json()
+        assert seen["version"] == 1 and "hand" not in seen
+        assert other.receive_json()["to_move"] == 0
+    with client.websocket_connect(f"/api/games/{game}/ws?token=bad") as ws:
+        assert ws.receive_json() == {
+            "type": "error",
+            "status": 403,
+            "error": f"this token opens no seat of game {game}",
+        }
+
+
+def test_computer_players_answer_at_once(client: TestClient) -> None:
+    made = create(client, players=4, partnerships=True,
+                  seats=[{"kind": "human"}] + [{"kind": "bot", "bot": b} for b in ("greedy", "random", "heuristic")])  # fmt: skip
+    game, token = made["game"], made["seats"][0]["token"]
+    with client.websocket_connect(f"/api/games/{game}/ws?token={token}") as ws:
+        current = ws.receive_json()
+        while current["to_move"] != 0:  # seat 1 leads: the computer players move first
+            current = ws.receive_json()
+        ws.send_json({"type": "move", "move": current["legal"][0]["move"]})
+        movers = []
+        while True:
+            current = ws.receive_json()
+            movers.append(current["moves"][-1]["seat"])
+            if current["to_move"] == 0:
+                break
+    assert movers == [0, 1, 2, 3] and current["version"] == 7
+
+
+def test_card_images(client: TestClient) -> None:
+    for name in ("Ac", "Td", "Qh", "7s", "back"):
+        r = client.get(f"/cards/{name}.svg")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+        ET.fromstring(r.text)
+    r = client.get("/cards/Zz.svg")
+    assert r.status_code == 404 and "is not a card" in r.json()["error"]
+
+
+def test_config_and_page(client: TestClient) -> None:
+    cfg = client.get("/api/config").json()
+    assert set(cfg["presets"]) == {"classic", "royal", "spade", "draw"}
+    assert cfg["presets"]["spade"]["target"] == 61 and "cheater" not in cfg["players"] and "greedy" in cfg["players"]
+    assert {o["name"]: o["type"] for o in cfg["options"]}["court_capture"] == "choice"
+    assert client.get("/").status_code == 200 and "<title>" in client.get("/").text
+
+
+def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port must be 1..65535" in capsys.readouterr().err
