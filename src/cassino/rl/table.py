@@ -1,0 +1,133 @@
+"""The table the environments share: hands dealt from a seed, one decision at a time, rewards per seat.
+
+Both environments and the benchmark drive this one object, so the rules of play (what ends an
+episode, when a hand's points are paid, how a multi-step move is chosen) are written once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import numpy as np
+
+from ..game import shuffled_deck
+from ..moves import MoveCode
+from ..rules import Rules, make_rules
+from ..state import State
+from ..view import View, view_of
+from .encoding import NUM_ACTIONS, FloatArray, MaskArray, Selection, observe
+
+Episode = Literal["hand", "game"]
+EPISODES: tuple[str, ...] = ("hand", "game")
+
+
+def hand_rewards(rules: Rules, points: tuple[int, ...]) -> list[float]:
+    """Each seat's reward for a finished hand: its side's points less the mean of the other sides'
+    points (so the rewards of a hand always sum to zero)."""
+    sides = rules.sides
+    total = sum(points)
+    out = []
+    for seat in range(rules.players):
+        own = points[rules.side_of(seat)]
+        out.append(own - (total - own) / (sides - 1))
+    return out
+
+
+def rules_for(
+    rules: Rules | None = None,
+    preset: str = "classic",
+    players: int = 2,
+    partnerships: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> Rules:
+    """The rule set an environment plays: ``rules`` as given, or a preset with seats and options."""
+    if rules is not None:
+        return rules
+    return make_rules(preset, players=players, partnerships=partnerships, **dict(options or {}))
+
+
+class Table:
+    """One episode of Casino: a hand (``episode='hand'``) or a whole game to the target (``'game'``)."""
+
+    def __init__(self, rules: Rules, episode: str = "hand") -> None:
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be one of {', '.join(EPISODES)}, got {episode!r}")
+        self.rules = rules
+        self.episode = episode
+        self._rng = random.Random(0)
+        self.state = State.new_hand(rules, shuffled_deck(self._rng), 0)
+        self.hands_played = 0
+        self.over = False
+        self._selection: Selection | None = None
+
+    def reset(self, seed: int, dealer: int = 0) -> None:
+        """Deal the first hand of a new episode from a seeded shuffle."""
+        if not 0 <= dealer < self.rules.players:
+            raise ValueError(f"dealer seat {dealer} is out of range for {self.rules.players} players")
+        self._rng = random.Random(seed)
+        self.state = State.new_hand(self.rules, shuffled_deck(self._rng), dealer)
+        self.hands_played = 0
+        self.over = False
+        self._selection = None
+
+    @property
+    def to_move(self) -> int:
+        """The seat making the current decision."""
+        return self.state.to_move
+
+    def history(self) -> tuple[tuple[int, MoveCode], ...]:
+        """The moves of the hand in play as (seat, code): public."""
+        return tuple(zip(self.state.movers(), self.state.history(), strict=True))
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now."""
+        return view_of(self.state, seat, self.history())
+
+    @property
+    def selection(self) -> Selection:
+        """The decision in progress for the seat to move."""
+        if self._selection is None:
+            self._selection = Selection(self.view(self.state.to_move))
+        return self._selection
+
+    def observation(self, seat: int) -> FloatArray:
+        """The observation vector of ``seat`` (with the decision in progress when it is to move)."""
+        view = self.view(seat)
+        moving = not self.over and seat == self.state.to_move
+        return observe(view, self.selection if moving else None)
+
+    def mask(self, seat: int) -> MaskArray:
+        """The legal actions of ``seat`` (all 0 when it is not its decision)."""
+        if self.over or seat != self.state.to_move:
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return self.selection.mask()
+
+    def step(self, action: int) -> list[float] | None:
+        """Take one action of the seat to move (ActionError when illegal, changing nothing); the
+        per-seat rewards when a hand ended, else None."""
+        if self.over:
+            raise ValueError("the episode is over: reset the table")
+        move = self.selection.choose(action)
+        if move is None:
+            return None
+        return self.play(move)
+
+    def play(self, move: MoveCode) -> list[float] | None:
+        """Make a whole legal move for the seat to move (a bot's move); rewards as ``step``."""
+        self._selection = None
+        state = self.state
+        state.push(move)
+        if not state.hand_over:
+            return None
+        result = state.result
+        assert result is not None
+        self.hands_played += 1
+        rewards = hand_rewards(self.rules, result.points)
+        if self.episode == "hand" or state.winner >= 0:
+            self.over = True
+        else:
+            dealer = (state.dealer + 1) % self.rules.players
+            self.state = State.new_hand(self.rules, shuffled_deck(self._rng), dealer, state.scores)
+        return rewards
