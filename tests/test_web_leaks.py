@@ -1,0 +1,105 @@
+"""No payload to a seat holds a card hidden from it: whole games through the API and WebSocket,
+every message to every seat and spectator checked against the hidden cards at its version."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cassino.web import create_app
+from web_support import assert_no_leak, cards_in_text, hidden_by_version
+
+CONFIGS: list[dict[str, Any]] = [
+    {"players": 2, "options": {"target": 11}, "bots": {}},
+    {"players": 3, "preset": "royal", "options": {"target": 7}, "bots": {1: "greedy"}},
+    {"players": 4, "partnerships": True, "preset": "spade", "options": {"target": 25}, "bots": {1: "random", 3: "heuristic"}},
+    {"players": 2, "preset": "draw", "options": {"target": 11}, "bots": {0: "greedy"}},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["classic-2", "royal-3", "spade-4-partners", "draw-2"])
+def test_no_payload_holds_a_hidden_card(tmp_path: Path, config: dict[str, Any]) -> None:
+    rng = random.Random(11)
+    players = config["players"]
+    bots = config["bots"]
+    seats = [{"kind": "bot", "bot": bots[s]} if s in bots else {"kind": "human"} for s in range(players)]
+    body = {k: v for k, v in config.items() if k != "bots"} | {"seats": seats}
+    sent: list[tuple[int | None, str]] = []  # (seat, raw payload) for every message received
+    app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)
+    with TestClient(app) as client:
+        made = client.post("/api/games", json=body).json()
+        game = made["game"]
+        tokens = {s["seat"]: s["token"] for s in made["seats"] if "token" in s}
+        sockets = {seat: client.websocket_connect(f"/api/games/{game}/ws?token={t}") for seat, t in tokens.items()}
+        sockets_list: list[tuple[int | None, Any]] = [(seat, ws.__enter__()) for seat, ws in sockets.items()]
+        spectator = client.websocket_connect(f"/api/games/{game}/ws")
+        sockets_list.append((None, spectator.__enter__()))
+        moves = 0
+        while True:
+            r = client.get(f"/api/games/{game}")
+            sent.append((None, r.text))
+            public = r.json()
+            if public["status"] == "over":
+                break
+            hand = public["hand_number"]
+            assert client.get(f"/api/games/{game}/hands/{hand}").status_code == 403
+            if hand > 1:
+                assert client.get(f"/api/games/{game}/hands/{hand - 1}").status_code == 200
+            seat = public["to_move"]
+            if seat not in tokens:
+                time.sleep(0.002)  # a computer player is thinking
+                continue
+            headers = {"x-cassino-token": tokens[seat]}
+            r = client.get(f"/api/games/{game}", headers=headers)
+            sent.append((seat, r.text))
+            mine = r.json()
+            if mine["version"] != public["version"] or mine["to_move"] != seat:
+                continue
+            if moves % 7 == 0:
+                hint = client.get(f"/api/games/{game}/hint", headers=headers).json()["move"]
+                assert cards_in_text(hint) <= set(mine["hand"]) | set(mine["table"]["loose"]) | {
+                    c for b in mine["table"]["builds"] for c in b["cards"]
+                }
+            move = rng.choice(mine["legal"])["move"]
+            r = client.post(f"/api/games/{game}/moves", json={"move": move}, headers=headers)
+            assert r.status_code == 200, r.text
+            sent.append((seat, r.text))
+            moves += 1
+        final = public["version"]
+        for seat, ws in sockets_list:
+            while True:
+                raw = ws.receive_text()
+                sent.append((seat, raw))
+                if json.loads(raw).get("version") == final:
+                    break
+            ws.__exit__(None, None, None)
+        record = client.get(f"/api/games/{game}/record").json()
+    hidden = hidden_by_version(record["hands"], public["rules"])
+    assert len(hidden) == final + 1 and moves > 20
+    checked = 0
+    for seat, raw in sent:
+        payload = json.loads(raw)
+        assert payload["type"] == "state"
+        index = seat if seat is not None else -1
+        assert_no_leak(raw, hidden[payload["version"]][index], seat)
+        if seat is not None:
+            assert len(payload["hand"]) == payload["hand_sizes"][seat]
+        checked += 1
+    # Every version reached every watcher, and the check is not vacuous: hands were hidden.
+    assert checked > final * len(sockets_list)
+    assert all(len(h[-1]) > 0 for h in hidden[:-1])
+
+
+def test_the_leak_check_catches_a_leak() -> None:
+    hidden = {"Td", "2s"}
+    with pytest.raises(AssertionError, match="hidden cards"):
+        assert_no_leak(json.dumps({"hand": ["Td"]}), hidden, 0)
+    with pytest.raises(AssertionError, match="hidden cards"):
+        assert_no_leak(json.dumps({"note": "stock: 2s 3c"}), hidden, 0)
+    assert_no_leak(json.dumps({"commitment": "2d2s3c", "hand": ["Tc"]}), hidden, 0)

@@ -1,0 +1,88 @@
+"""Nothing lost: a real ``cassino serve`` killed with SIGKILL mid-game and restarted on the same
+database resumes every game where its last committed move left it, and the games play to the end."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import connect
+
+from cassino.web.fair import verify
+from web_support import Server, replay
+
+
+def _state(url: str, game: str, token: str | None = None) -> dict[str, Any]:
+    r = httpx.get(f"{url}/api/games/{game}", headers={"x-cassino-token": token} if token else {}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def _wait(predicate: Any, what: str, limit: float = 60) -> None:
+    deadline = time.monotonic() + limit
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def _human_move(url: str, game: str, token: str, rng: random.Random) -> None:
+    _wait(lambda: _state(url, game)["to_move"] in (0, None), "the computer player")
+    mine = _state(url, game, token)
+    if mine["status"] == "over":
+        return
+    move = rng.choice(mine["legal"])["move"]
+    r = httpx.post(f"{url}/api/games/{game}/moves", json={"move": move}, headers={"x-cassino-token": token})
+    assert r.status_code == 200, r.text
+
+
+def _check_record(url: str, game: str) -> None:
+    record = httpx.get(f"{url}/api/games/{game}/record").json()
+    for hand in record["hands"]:
+        assert verify(hand["commitment"], hand["salt"], hand["deck"])
+    final = _state(url, game)
+    again = replay(record["hands"], final["rules"])
+    assert again.over and list(again.scores) == final["scores"]
+
+
+def test_sigkill_mid_game_then_restart_resumes_every_game(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    rng = random.Random(5)
+    server = Server(database, bot_delay=0.01)
+    try:
+        url = server.url
+        person = httpx.post(f"{url}/api/games", json={
+            "options": {"target": 11}, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}).json()  # fmt: skip
+        game, token = person["game"], person["seats"][0]["token"]
+        robots = httpx.post(f"{url}/api/games", json={
+            "players": 4, "partnerships": True, "options": {"target": 21},
+            "seats": [{"kind": "bot", "bot": b} for b in ("greedy", "random", "greedy", "random")]}).json()["game"]  # fmt: skip
+        while _state(url, game)["hand_number"] < 2 or _state(url, game)["version"] < 56:
+            _human_move(url, game, token, rng)
+        _wait(lambda: _state(url, game)["to_move"] == 0, "the computer player")
+        before = _state(url, game, token)
+        robots_seen = _state(url, robots)["version"]
+        assert before["status"] == "playing" and robots_seen > 0
+        server.kill()  # SIGKILL while the computer players of the second game are moving
+    finally:
+        server.stop()
+
+    server = Server(database, bot_delay=0.01)
+    try:
+        url = server.url
+        assert _state(url, game, token) == before
+        with connect(f"ws://127.0.0.1:{server.port}/api/games/{game}/ws?token={token}") as ws:
+            import json
+
+            assert json.loads(ws.recv(timeout=10)) == before  # a client that reconnects gets the current state
+        resumed = _state(url, robots)
+        assert resumed["version"] >= robots_seen and resumed["rules"]["partnerships"] is True
+        _wait(lambda: _state(url, robots)["status"] == "over", "the computer players to finish", limit=120)
+        _check_record(url, robots)
+        while _state(url, game)["status"] != "over":
+            _human_move(url, game, token, rng)
+        _check_record(url, game)
+    finally:
+        server.stop()
