@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import CLASSIC_VALUES, ROYAL_VALUES, card_name, cards_of
+from ..game import Game
 from ..moves import KIND_NAMES, format_code
+from ..state import State
 from ..view import View, view_of
 from .service import LiveGame
 
@@ -105,3 +107,30 @@ def state_payload(live: LiveGame, seat: int | None) -> dict[str, Any]:
         legal = sorted(view.legal, key=format_code) if not live.over else []
         payload["legal"] = [legal_move(c) for c in legal]
     return payload
+
+
+def _frame(state: State, hand: int, move: dict[str, Any] | None) -> dict[str, Any]:
+    view = view_of(state, 0)
+    return {
+        "hand": hand,
+        "move": move,
+        "hands": [_names(h) for h in state.hands],
+        "table": _table(view),
+        "stock": view.stock_size,
+        "captured": [m.bit_count() for m in state.captured],
+        "scores": list(state.scores),
+        "to_move": None if state.hand_over else state.to_move,
+    }
+
+
+def replay_frames(game: Game) -> list[dict[str, Any]]:
+    """Every position of a finished game with all hands shown, for the replay (never while playing)."""
+    assert game.over, "frames reveal every hand: only for a finished game"
+    again = Game(game.rules, decks=game.decks)
+    frames = []
+    for number, done in enumerate(game.hands, 1):
+        frames.append(_frame(again.hands[number - 1], number, None))
+        for seat, code in zip(done.movers(), done.history(), strict=True):
+            again.play(code)
+            frames.append(_frame(again.hands[number - 1], number, {"seat": seat, "move": format_code(code)}))
+    return frames

@@ -411,6 +411,8 @@ class GameService:
         live = self.get(game_id)
         if not live.over:
             raise ServiceError(403, "the record (every hand revealed) is published when the game is over")
+        from .payloads import replay_frames
+
         names = [s.name for s in live.seats]
         date = time.strftime("%Y.%m.%d", time.gmtime(live.created))
         tags = {"Event": "Web game", "Site": "cassino serve", "Date": date}
@@ -421,4 +423,5 @@ class GameService:
             "hands": [self.reveal(game_id, n) for n in range(1, len(live.hands) + 1)],
             "winner": live.game.winner,
             "scores": list(live.game.scores),
+            "frames": replay_frames(live.game),
         }
