@@ -24,6 +24,7 @@ The observation is one float32 vector built from a seat's ``View`` only (``obser
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -117,11 +118,13 @@ def slots_of(table: CardMask, items: list[CardMask]) -> int:
 class Selection:
     """The action steps of one decision: the head, then chunks until one legal move remains."""
 
-    __slots__ = ("_by_head", "candidates", "chosen", "chunk", "head", "items", "move", "values")
+    __slots__ = ("_by_head", "candidates", "chosen", "chunk", "head", "items", "move", "values", "view")
 
     def __init__(self, view: View) -> None:
         if not view.legal:
             raise ValueError(f"seat {view.seat} has no move to make here")
+        self.view = view
+        """The view of the seat deciding."""
         self.values = card_values(view.rules)
         self.items = table_items(view)
         self._by_head: dict[int, list[tuple[MoveCode, int]]] = {}
@@ -235,17 +238,28 @@ class Field:
     meaning: str
 
 
-SEATS = 4
 OBS_FIELDS: tuple[Field, ...] = (
+    # Card planes (52 each, 0 or 1), first so that they fill in as one block.
     Field("hand", 52, "1 for each card in the seat's hand"),
     Field("loose", 52, "1 for each loose card on the table"),
     Field("build_cards", 52, "1 for each card that is part of a build"),
+    Field(
+        "build_owner",
+        4 * 52,
+        "per relative seat r (0 = this seat, 1 = the next to play, ...), the cards of the builds r owns",
+    ),
+    Field(
+        "slots",
+        SLOTS * 52,
+        "per slot i of the chunk being chosen (chunk 0 while choosing the head), the cards of the table item in slot i",
+    ),
+    Field("captured", 4 * 52, "per relative seat, the cards of its captured pile (public)"),
+    Field("played", 4 * 52, "per relative seat, the cards it played this hand (public history)"),
+    Field("last_card", 52, "the card of the last move of this hand"),
+    Field("pending_card", 52, "the card of the head chosen in this decision (all 0 before it)"),
+    Field("pending_table", 52, "the table cards already chosen in this decision"),
+    # Numbers.
     Field("build_value", 52, "for each card in a build, the build's declared value / 14"),
-    Field("build_owner", 4 * 52, "per relative seat r (0 = this seat), 1 for each card of a build r owns"),
-    Field("slots", SLOTS * 52, "per slot i of the current chunk, 1 for each card of the table item in that slot"),
-    Field("captured", 4 * 52, "per relative seat, 1 for each card in its captured pile (public)"),
-    Field("played", 4 * 52, "per relative seat, 1 for each card it played this hand (public history)"),
-    Field("last_card", 52, "1 for the card of the last move of this hand"),
     Field("last_kind", 3, "one-hot kind of the last move: trail, capture, build"),
     Field("last_seat", 4, "one-hot relative seat of the last move"),
     Field("hand_sizes", 4, "cards in each relative seat's hand / 4"),
@@ -256,10 +270,9 @@ OBS_FIELDS: tuple[Field, ...] = (
     Field("sweeps", 4, "sweeps made by each relative seat this hand / 4"),
     Field("scores", 4, "game points of each relative side (own side first) / target, at most 4"),
     Field("deal", 2, "deal number / deals per hand; 1 on the last deal"),
-    Field("pending_card", 52, "1 for the card of the head chosen in this decision (all 0 before it)"),
     Field("pending_mode", MODES, "one-hot mode of the head chosen in this decision"),
-    Field("pending_table", 52, "1 for each table card already chosen in this decision"),
     Field("chunk", MAX_CHUNKS + 1, "one-hot step: 0 = choose the head, k + 1 = choose chunk k"),
+    # The rules (the same all episode).
     Field("players", 3, "one-hot number of players: 2, 3, 4"),
     Field(
         "rules_flags",
@@ -296,12 +309,25 @@ _RULE_FLAGS = (
 )
 
 
-def _bits(out: FloatArray, at: int, mask: CardMask) -> None:
-    """Set ``out[at + c]`` for each card ``c`` of a mask."""
-    while mask:
-        low = mask & -mask
-        out[at + low.bit_length() - 1] = 1.0
-        mask ^= low
+CARD_BITS = OBS_OFFSETS["build_value"]
+"""The card planes at the start of the observation, filled from one big int."""
+_CARD_BYTES = (CARD_BITS + 7) // 8
+
+
+@lru_cache(maxsize=64)
+def _rules_block(rules: Rules) -> FloatArray:
+    """The rule fields of the observation (from ``players`` to the end)."""
+    o = OBS_OFFSETS
+    base = o["players"]
+    out = np.zeros(OBS_SIZE - base, dtype=np.float32)
+    out[o["players"] - base + rules.players - 2] = 1.0
+    for i, name in enumerate(_RULE_FLAGS):
+        out[o["rules_flags"] - base + i] = 1.0 if getattr(rules, name) else 0.0
+    out[o["draw_rule"] - base] = 1.0 if rules.draw else 0.0
+    out[o["court_capture"] - base + COURT_CAPTURES.index(rules.court_capture)] = 1.0
+    out[o["trail_restriction"] - base + TRAIL_RESTRICTIONS.index(rules.trail_restriction)] = 1.0
+    out[o["spade_scoring"] - base] = 1.0 if rules.scoring == "spade" else 0.0
+    return out
 
 
 def observe(view: View, selection: Selection | None = None) -> FloatArray:
@@ -315,29 +341,41 @@ def observe(view: View, selection: Selection | None = None) -> FloatArray:
     def rel(s: int) -> int:
         return (s - seat) % n
 
-    _bits(out, o["hand"], view.hand)
-    _bits(out, o["loose"], view.loose)
+    planes = view.hand << o["hand"] | view.loose << o["loose"]
+    build_value = o["build_value"]
     for cards, value, owner in view.builds:
-        _bits(out, o["build_cards"], cards)
-        _bits(out, o["build_owner"] + 52 * rel(owner), cards)
+        planes |= cards << o["build_cards"] | cards << (o["build_owner"] + 52 * rel(owner))
         m = cards
         while m:
             low = m & -m
-            out[o["build_value"] + low.bit_length() - 1] = value / 14.0
+            out[build_value + low.bit_length() - 1] = value / 14.0
             m ^= low
     items = selection.items if selection is not None else table_items(view)
     chunk = selection.chunk if selection is not None and selection.chunk >= 0 else 0
+    at = o["slots"]
     for i, item in enumerate(items[chunk * SLOTS : (chunk + 1) * SLOTS]):
-        _bits(out, o["slots"] + 52 * i, item)
+        planes |= item << (at + 52 * i)
+    at = o["captured"]
     for s, pile in enumerate(view.captured):
-        _bits(out, o["captured"] + 52 * rel(s), pile)
+        planes |= pile << (at + 52 * rel(s))
+    at = o["played"]
     for s, code in view.history:
-        out[o["played"] + 52 * rel(s) + ((code >> 2) & 63)] = 1.0
+        planes |= 1 << (at + 52 * rel(s) + ((code >> 2) & 63))
     if view.history:
         s, code = view.history[-1]
-        out[o["last_card"] + ((code >> 2) & 63)] = 1.0
+        planes |= 1 << (o["last_card"] + ((code >> 2) & 63))
         out[o["last_kind"] + (code & 3)] = 1.0
         out[o["last_seat"] + rel(s)] = 1.0
+    step = 0
+    if selection is not None and selection.head >= 0:
+        card, mode = divmod(selection.head, MODES)
+        planes |= 1 << (o["pending_card"] + card) | selection.chosen_cards() << o["pending_table"]
+        out[o["pending_mode"] + mode] = 1.0
+        step = selection.chunk + 1
+    out[:CARD_BITS] = np.unpackbits(
+        np.frombuffer(planes.to_bytes(_CARD_BYTES, "little"), dtype=np.uint8), bitorder="little"
+    )[:CARD_BITS]
+    out[o["chunk"] + step] = 1.0
     for s, size in enumerate(view.hand_sizes):
         out[o["hand_sizes"] + rel(s)] = size / 4.0
     out[o["stock"]] = view.stock_size / 52.0
@@ -351,24 +389,9 @@ def observe(view: View, selection: Selection | None = None) -> FloatArray:
     own = rules.side_of(seat)
     for side, points in enumerate(view.scores):
         out[o["scores"] + (side - own) % sides] = min(points / rules.target, OBS_HIGH)
-    per_deal = 4 * n
     deals = rules.deals_per_hand
-    deal = 1 if rules.draw else deals - view.stock_size // per_deal
+    deal = 1 if rules.draw else deals - view.stock_size // (4 * n)
     out[o["deal"]] = deal / deals
     out[o["deal"] + 1] = 1.0 if view.stock_size == 0 else 0.0
-    step = 0
-    if selection is not None and selection.head >= 0:
-        card, mode = divmod(selection.head, MODES)
-        out[o["pending_card"] + card] = 1.0
-        out[o["pending_mode"] + mode] = 1.0
-        _bits(out, o["pending_table"], selection.chosen_cards())
-        step = selection.chunk + 1
-    out[o["chunk"] + step] = 1.0
-    out[o["players"] + n - 2] = 1.0
-    for i, name in enumerate(_RULE_FLAGS):
-        out[o["rules_flags"] + i] = 1.0 if getattr(rules, name) else 0.0
-    out[o["draw_rule"]] = 1.0 if rules.draw else 0.0
-    out[o["court_capture"] + COURT_CAPTURES.index(rules.court_capture)] = 1.0
-    out[o["trail_restriction"] + TRAIL_RESTRICTIONS.index(rules.trail_restriction)] = 1.0
-    out[o["spade_scoring"]] = 1.0 if rules.scoring == "spade" else 0.0
+    out[o["players"] :] = _rules_block(rules)
     return out

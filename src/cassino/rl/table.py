@@ -94,9 +94,10 @@ class Table:
 
     def observation(self, seat: int) -> FloatArray:
         """The observation vector of ``seat`` (with the decision in progress when it is to move)."""
-        view = self.view(seat)
-        moving = not self.over and seat == self.state.to_move
-        return observe(view, self.selection if moving else None)
+        if not self.over and seat == self.state.to_move:
+            selection = self.selection
+            return observe(selection.view, selection)
+        return observe(self.view(seat))
 
     def mask(self, seat: int) -> MaskArray:
         """The legal actions of ``seat`` (all 0 when it is not its decision)."""
