@@ -22,7 +22,7 @@ from ..cards import CARD_NAMES
 from ..players import player_names
 from ..rules import COURT_CAPTURES, OPTION_NAMES, PRESETS, SCORINGS, TIEBREAKS, TRAIL_RESTRICTIONS
 from .card_images import back_svg, card_svg
-from .payloads import state_payload
+from .payloads import encode, state_payload
 from .service import GameService, LiveGame, ServiceError, bot_player
 from .store import Store, database_url
 
@@ -196,7 +196,7 @@ async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGa
 
     async def writer() -> None:
         while True:
-            await websocket.send_json(await sub.queue.get())
+            await websocket.send_text(await sub.queue.get())
 
     sending = asyncio.create_task(writer())
     try:
@@ -204,20 +204,20 @@ async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGa
             try:
                 message = await websocket.receive_json()
             except ValueError:
-                sub.queue.put_nowait({"type": "error", "status": 400, "error": "messages must be JSON objects"})
+                sub.queue.put_nowait(encode({"type": "error", "status": 400, "error": "messages must be JSON objects"}))
                 continue
             kind = message.get("type") if isinstance(message, dict) else None
             try:
                 if kind == "move":
                     service.play(live.id, token, message.get("move"), message.get("version"))
                 elif kind == "hint":
-                    sub.queue.put_nowait({"type": "hint", "move": service.hint(live.id, token)})
+                    sub.queue.put_nowait(encode({"type": "hint", "move": service.hint(live.id, token)}))
                 elif kind == "state":
-                    sub.queue.put_nowait(state_payload(service.get(live.id), seat))
+                    sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 else:
                     raise ServiceError(400, "message type must be 'move', 'hint' or 'state'")
             except ServiceError as exc:
-                sub.queue.put_nowait({"type": "error", "status": exc.status, "error": exc.message})
+                sub.queue.put_nowait(encode({"type": "error", "status": exc.status, "error": exc.message}))
     except WebSocketDisconnect:
         pass
     finally:
@@ -242,6 +242,6 @@ def run_server(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"cassino: open http://{shown}:{port}/ to play (games stored in {store.describe()})", flush=True)
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_ping_interval=20)
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_ping_interval=20, ws_per_message_deflate=False)
     finally:
         store.close()

@@ -8,18 +8,25 @@ fetched from the reveal endpoint once their hand is over.
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import Any
 
 from ..cards import CLASSIC_VALUES, ROYAL_VALUES, card_name, cards_of
 from ..game import Game
-from ..moves import KIND_NAMES, format_code
+from ..moves import KIND_NAMES
+from ..moves import format_code as _format_code
 from ..state import State
 from ..view import View, view_of
 from .service import LiveGame
 
+format_code = lru_cache(maxsize=1 << 16)(_format_code)
+"""Move lines, cached: a payload repeats the hand's moves and legal moves at every move."""
 
-def _names(mask: int) -> list[str]:
-    return [card_name(c) for c in cards_of(mask)]
+
+@lru_cache(maxsize=1 << 14)
+def _names(mask: int) -> tuple[str, ...]:
+    return tuple(card_name(c) for c in cards_of(mask))
 
 
 def legal_move(code: int) -> dict[str, Any]:
@@ -65,17 +72,17 @@ def _table(view: View) -> dict[str, Any]:
     return {"loose": _names(view.loose), "builds": builds}
 
 
-def state_payload(live: LiveGame, seat: int | None) -> dict[str, Any]:
-    """The state as ``seat`` may see it (None: a spectator, public information only)."""
+def public_payload(live: LiveGame) -> dict[str, Any]:
+    """What everyone may see, a spectator's payload: no hand, no legal moves."""
     state = live.game.state
     history = tuple(zip(state.movers(), state.history(), strict=True))
-    view = view_of(state, seat if seat is not None else 0, history)
+    view = view_of(state, 0, history)  # only its public fields are read here
     rules = live.rules
-    payload: dict[str, Any] = {
+    return {
         "type": "state",
         "game": live.id,
         "version": live.ply,
-        "you": seat,
+        "you": None,
         "rules": rules.to_json(),
         "rules_text": rules.describe(),
         "sides": rules.sides,
@@ -85,16 +92,16 @@ def state_payload(live: LiveGame, seat: int | None) -> dict[str, Any]:
         ],
         "status": "over" if live.over else "playing",
         "winner": live.game.winner,
-        "scores": list(view.scores),
+        "scores": view.scores,
         "hand_number": live.hand_number,
         "deal": state.deal_number(),
         "dealer": view.dealer,
         "to_move": None if live.over else view.to_move,
         "table": _table(view),
-        "hand_sizes": list(view.hand_sizes),
+        "hand_sizes": view.hand_sizes,
         "captured": [_names(p) for p in view.captured],
         "stock": view.stock_size,
-        "sweeps": list(view.sweeps),
+        "sweeps": view.sweeps,
         "last_capturer": view.last_capturer,
         "moves": [{"seat": s, "move": format_code(c)} for s, c in view.history],
         "finished": finished_hands(live),
@@ -102,11 +109,24 @@ def state_payload(live: LiveGame, seat: int | None) -> dict[str, Any]:
             {"hand": h.number, "commitment": h.commitment, "revealed": live.revealed(h.number)} for h in live.hands
         ],
     }
+
+
+def state_payload(live: LiveGame, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The state as ``seat`` may see it (None: a spectator, public information only): the public
+    payload (given, when one broadcast serves several seats) plus the seat's own view of its hand."""
+    payload = dict(public if public is not None else public_payload(live))
+    payload["you"] = seat
     if seat is not None:
+        view = view_of(live.game.state, seat)
         payload["hand"] = _names(view.hand)
         legal = sorted(view.legal, key=format_code) if not live.over else []
         payload["legal"] = [legal_move(c) for c in legal]
     return payload
+
+
+def encode(payload: dict[str, Any]) -> str:
+    """A payload as the JSON text sent on a socket."""
+    return json.dumps(payload, separators=(",", ":"))
 
 
 def _frame(state: State, hand: int, move: dict[str, Any] | None) -> dict[str, Any]:

@@ -76,7 +76,8 @@ class Subscriber:
     """A connected client: its seat (None for a spectator) and the queue its socket writer drains."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    """JSON texts to send, in order."""
 
 
 @dataclass
@@ -363,11 +364,11 @@ class GameService:
     # ------------------------------------------------------------------ watchers
     def subscribe(self, live: LiveGame, seat: int | None) -> Subscriber:
         """A new watcher, sent the current state at once."""
-        from .payloads import state_payload
+        from .payloads import encode, state_payload
 
         sub = Subscriber(seat)
         live.subscribers.append(sub)
-        sub.queue.put_nowait(state_payload(live, seat))
+        sub.queue.put_nowait(encode(state_payload(live, seat)))
         return sub
 
     def unsubscribe(self, live: LiveGame, sub: Subscriber) -> None:
@@ -376,13 +377,16 @@ class GameService:
             live.subscribers.remove(sub)
 
     def broadcast(self, live: LiveGame) -> None:
-        """Queue each watcher its own seat's state (built once per seat)."""
-        from .payloads import state_payload
+        """Queue each watcher its own seat's state (the public part built once, each seat's text once)."""
+        from .payloads import encode, public_payload, state_payload
 
-        built: dict[int | None, dict[str, Any]] = {}
+        if not live.subscribers:
+            return
+        public = public_payload(live)
+        built: dict[int | None, str] = {}
         for sub in live.subscribers:
             if sub.seat not in built:
-                built[sub.seat] = state_payload(live, sub.seat)
+                built[sub.seat] = encode(state_payload(live, sub.seat, public))
             sub.queue.put_nowait(built[sub.seat])
 
     # ------------------------------------------------------------------ after the fact

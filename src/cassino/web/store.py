@@ -25,6 +25,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -75,6 +76,16 @@ moves_table = Table(
     Column("seat", Integer, nullable=False),
     Column("move", String(80), nullable=False),
 )
+
+
+# The statements of a move, built once: a move is the hot path of the server.
+_ADVANCE = (
+    update(games_table)
+    .where(games_table.c.id == bindparam("g"), games_table.c.moves == bindparam("ply_before"))
+    .values(moves=bindparam("ply_after"), status=bindparam("new_status"), winner=bindparam("new_winner"))
+)
+_INSERT_MOVE = insert(moves_table)
+_INSERT_HAND = insert(hands_table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,19 +225,23 @@ class Store:
         try:
             with self.engine.begin() as conn:
                 done = conn.execute(
-                    update(games_table)
-                    .where(games_table.c.id == game_id, games_table.c.moves == move.ply)
-                    .values(moves=move.ply + 1, status=status, winner=winner)
+                    _ADVANCE,
+                    {
+                        "g": game_id,
+                        "ply_before": move.ply,
+                        "ply_after": move.ply + 1,
+                        "new_status": status,
+                        "new_winner": winner,
+                    },
                 )
                 if done.rowcount != 1:
                     raise StoreError(f"game {game_id}: move {move.ply} was already stored")
                 conn.execute(
-                    insert(moves_table).values(
-                        game_id=game_id, ply=move.ply, hand=move.hand, seat=move.seat, move=move.move
-                    )
+                    _INSERT_MOVE,
+                    {"game_id": game_id, "ply": move.ply, "hand": move.hand, "seat": move.seat, "move": move.move},
                 )
                 if new_hand is not None:
-                    conn.execute(insert(hands_table).values(game_id=game_id, **_hand_values(new_hand)))
+                    conn.execute(_INSERT_HAND, {"game_id": game_id, **_hand_values(new_hand)})
         except StoreError:
             raise
         except Exception as exc:
