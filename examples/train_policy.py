@@ -211,15 +211,15 @@ def plot(curve: list[tuple[int, float]], before: Evaluation, after: Evaluation, 
     ax.plot(xs, ys, color="0.8", linewidth=0.8, label="mean reward of each batch")
     ax.plot(xs[k - 1 :], smooth, color="C0", linewidth=2, label=f"moving mean of {k} batches")
     ax.axhline(0.0, color="k", linewidth=0.6)
-    ax.axhline(before.mean_points, color="C3", linestyle="--", label=f"untrained, greedy: {before.mean_points:+.2f}")
-    ax.axhline(after.mean_points, color="C2", linestyle="--", label=f"trained, greedy: {after.mean_points:+.2f}")
+    ax.axhline(before.mean_points, color="C3", linestyle="--", label=f"untrained, evaluated: {before.mean_points:+.2f}")
+    ax.axhline(after.mean_points, color="C2", linestyle="--", label=f"trained, evaluated: {after.mean_points:+.2f}")
     lo, hi = after.interval
     ax.set_title(
         f"Masked policy vs {opponent}: wins {after.win_rate:.1%} of decided hands (95% {lo:.1%}-{hi:.1%})", fontsize=10
     )
     ax.set_xlabel("training hands")
     ax.set_ylabel("points difference a hand")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="center right")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)

@@ -185,3 +185,16 @@ def test_table_refuses_steps_after_the_end() -> None:
     with pytest.raises(ValueError, match="episode is over"):
         table.step(0)
     assert not table.mask(0).any()
+
+
+def test_the_examples_of_docs_rl_run() -> None:
+    """Every Python block of docs/rl.md runs as written, in order."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert len(blocks) >= 5
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, "docs/rl.md", "exec"), namespace)
+    assert namespace["action"] in namespace["state"].legal_actions()
