@@ -9,13 +9,16 @@ from typing import Any
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from cassino import make_rules
+from cassino import Rules, make_rules
 from cassino.rl.aec import env, raw_env
 from cassino.rl.encoding import NUM_ACTIONS, OBS_SIZE, ActionError
 from cassino.rl.gym_env import CasinoGymEnv
 from cassino.rl.table import Table, hand_rewards
+from strategies import rules_st
 
 CONFIGS: list[dict[str, Any]] = [
     {"preset": "classic", "players": 2},
@@ -198,3 +201,28 @@ def test_the_examples_of_docs_rl_run() -> None:
     for block in blocks:
         exec(compile(block, "docs/rl.md", "exec"), namespace)
     assert namespace["action"] in namespace["state"].legal_actions()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules_st(), st.integers(0, 2**32 - 1))
+def test_random_masked_play_pays_each_hand_exactly(rules: Rules, seed: int) -> None:
+    """Under any rule set, random masked play reaches the end of the hand; each seat's reward is
+    the engine's hand score turned into points differences, and the rewards sum to zero."""
+    aec = raw_env(rules=rules)
+    totals, steps = random_episode(aec, seed)
+    result = aec.table.state.result
+    assert result is not None and steps >= 48
+    expected = hand_rewards(rules, result.points)
+    assert [totals[a] for a in aec.possible_agents] == pytest.approx(expected)
+    assert sum(expected) == pytest.approx(0.0)
+
+
+def test_gymnasium_make_knows_the_environment() -> None:
+    import gymnasium
+
+    from cassino.rl.gym_env import GYM_ID
+
+    made = gymnasium.make(GYM_ID, preset="spade", opponents="greedy")
+    obs, info = made.reset(seed=3)
+    assert obs.shape == (OBS_SIZE,) and info["action_mask"].any()
+    assert made.unwrapped.rules.scoring == "spade"

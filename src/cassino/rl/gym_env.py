@@ -33,7 +33,7 @@ ILLEGAL_CHOICES = ("raise", "end")
 class CasinoGymEnv(gym.Env[FloatArray, np.int64]):
     """Casino for one learning seat against built-in players."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -141,3 +141,10 @@ class CasinoGymEnv(gym.Env[FloatArray, np.int64]):
             f"table: {format_cards(state.loose) or '-'}" + (f"; builds: {builds}" if builds else "") + "\n"
             f"scores: {list(state.scores)}"
         )
+
+
+GYM_ID = "cassino/Casino-v0"
+"""The id ``gymnasium.make`` knows the environment by once this module is imported."""
+
+if GYM_ID not in gym.registry:
+    gym.register(id=GYM_ID, entry_point="cassino.rl.gym_env:CasinoGymEnv")
