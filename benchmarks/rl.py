@@ -4,6 +4,7 @@ step observes the agent to move, mask included, and takes one action) and the Op
 
     python benchmarks/rl.py                          # classic, 2 players, 3 seconds each
     python benchmarks/rl.py --preset royal --players 4 --partnerships --seconds 5
+    python benchmarks/rl.py --ismcts 100 --simulations 50   # also: OpenSpiel's IS-MCTS against random play
 
 Needs the rl extra: pip install -e '.[rl]'.
 """
@@ -11,11 +12,13 @@ Needs the rl extra: pip install -e '.[rl]'.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
 import cassino.rl.openspiel_game  # noqa: F401  (registers python_cassino)
 from cassino.rl.aec import raw_env
@@ -60,6 +63,51 @@ def bench_openspiel(params: dict[str, Any], seconds: float, seed: int) -> tuple[
     return steps, episodes, time.perf_counter() - start
 
 
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def bench_ismcts(params: dict[str, Any], hands: int, simulations: int, seed: int) -> str:
+    """OpenSpiel's Python IS-MCTS (random rollouts) in seat 0 against uniformly random legal actions."""
+    game = pyspiel.load_game("python_cassino", params)
+    rng = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=simulations, random_state=rng
+    )
+    won = lost = decisions = 0
+    points = []
+    start = time.perf_counter()
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+            elif state.current_player() == 0:
+                state.apply_action(int(bot.step(state)))
+                decisions += 1
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randint(len(legal))])
+        r = state.returns()[0]
+        points.append(r)
+        won += r > 0
+        lost += r < 0
+    wall = time.perf_counter() - start
+    lo, hi = wilson(won, won + lost)
+    return (
+        f"ismcts     {simulations} simulations vs random, {hands} hands: won {won}, lost {lost}; "
+        f"win rate of decided hands {won / max(1, won + lost):.3f} (95% {lo:.3f}-{hi:.3f}); "
+        f"points difference {float(np.mean(points)):+.2f} a hand; {wall / max(1, decisions) * 1000:.0f} ms a decision"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="classic")
@@ -67,6 +115,8 @@ def main() -> None:
     parser.add_argument("--partnerships", action="store_true")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ismcts", type=int, default=0, metavar="HANDS", help="also play IS-MCTS against random")
+    parser.add_argument("--simulations", type=int, default=50, help="IS-MCTS simulations a decision (default 50)")
     args = parser.parse_args()
     seats = {"preset": args.preset, "players": args.players, "partnerships": args.partnerships}
     for name, run in (("pettingzoo", bench_pettingzoo), ("openspiel", bench_openspiel)):
@@ -75,6 +125,8 @@ def main() -> None:
             f"{name:10} {args.preset} {args.players}p: {steps} steps, {episodes} hands in {wall:.2f} s"
             f"  = {steps / wall:8.0f} steps/s  {episodes / wall:6.1f} hands/s"
         )
+    if args.ismcts:
+        print(bench_ismcts(seats, args.ismcts, args.simulations, args.seed))
 
 
 if __name__ == "__main__":

@@ -230,3 +230,16 @@ def test_observation_fields_read_back() -> None:
 def test_engine_import_does_not_need_numpy() -> None:
     code = "import sys, cassino, cassino.players, cassino.game; assert 'numpy' not in sys.modules, 'numpy imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_docs_list_every_observation_field() -> None:
+    """docs/rl.md's table says exactly what OBS_FIELDS holds, field by field."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| `") and line.count("|") == 5]
+    expected = [
+        f"| `{f.name}` | {OBS_OFFSETS[f.name]}..{OBS_OFFSETS[f.name] + f.size - 1} | {f.size} | {f.meaning} |"
+        for f in OBS_FIELDS
+    ]
+    assert [r for r in rows if r.split("`")[1] in OBS_OFFSETS] == expected

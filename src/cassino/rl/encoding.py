@@ -267,7 +267,7 @@ OBS_FIELDS: tuple[Field, ...] = (
     Field("to_move", 4, "one-hot relative seat to move"),
     Field("dealer", 4, "one-hot relative seat of the dealer"),
     Field("last_capturer", 4, "one-hot relative seat of the last capturer (all 0 before any capture)"),
-    Field("sweeps", 4, "sweeps made by each relative seat this hand / 4"),
+    Field("sweeps", 4, "sweeps made by each relative seat this hand / 4, at most 4"),
     Field("scores", 4, "game points of each relative side (own side first) / target, at most 4"),
     Field("deal", 2, "deal number / deals per hand; 1 on the last deal"),
     Field("pending_mode", MODES, "one-hot mode of the head chosen in this decision"),
@@ -384,7 +384,7 @@ def observe(view: View, selection: Selection | None = None) -> FloatArray:
     if view.last_capturer >= 0:
         out[o["last_capturer"] + rel(view.last_capturer)] = 1.0
     for s in view.sweeps:
-        out[o["sweeps"] + rel(s)] += 0.25
+        out[o["sweeps"] + rel(s)] = min(out[o["sweeps"] + rel(s)] + 0.25, OBS_HIGH)
     sides = rules.sides
     own = rules.side_of(seat)
     for side, points in enumerate(view.scores):
