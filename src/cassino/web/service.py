@@ -349,10 +349,14 @@ class GameService:
             ply = live.ply
             seat = live.seats[live.game.state.to_move]
             assert seat.player is not None
-            if seat.bot.split(":", 1)[0] in FAST_BOTS:
-                code = decide(seat.player, live.game.state)
-            else:
-                code = await asyncio.to_thread(decide, seat.player, live.game.state.copy())
+            try:
+                if seat.bot.split(":", 1)[0] in FAST_BOTS:
+                    code = decide(seat.player, live.game.state)
+                else:
+                    code = await asyncio.to_thread(decide, seat.player, live.game.state.copy())
+            except Exception:
+                log.exception("game %s: computer player in seat %d failed", live.id, seat.seat)
+                return
             if live.ply != ply or self.games.get(live.id) is not live:
                 continue
             try:
@@ -375,6 +379,8 @@ class GameService:
         """Forget a watcher."""
         if sub in live.subscribers:
             live.subscribers.remove(sub)
+        if live.over and not live.subscribers and self.games.get(live.id) is live:
+            del self.games[live.id]  # a finished game is reloaded from the store if asked for again
 
     def broadcast(self, live: LiveGame) -> None:
         """Queue each watcher its own seat's state (the public part built once, each seat's text once)."""
