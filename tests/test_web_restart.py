@@ -54,12 +54,13 @@ def test_sigkill_mid_game_then_restart_resumes_every_game(tmp_path: Path) -> Non
     try:
         url = server.url
         person = httpx.post(f"{url}/api/games", json={
-            "options": {"target": 11}, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}).json()  # fmt: skip
+            "options": {"target": 21}, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}).json()  # fmt: skip
         game, token = person["game"], person["seats"][0]["token"]
         robots = httpx.post(f"{url}/api/games", json={
             "players": 4, "partnerships": True, "options": {"target": 21},
             "seats": [{"kind": "bot", "bot": b} for b in ("greedy", "random", "greedy", "random")]}).json()["game"]  # fmt: skip
         while _state(url, game)["hand_number"] < 2 or _state(url, game)["version"] < 56:
+            assert _state(url, game)["status"] == "playing", "a game to 21 points cannot end in its first hand"
             _human_move(url, game, token, rng)
         _wait(lambda: _state(url, game)["to_move"] == 0, "the computer player")
         before = _state(url, game, token)
