@@ -72,3 +72,17 @@ def test_postgres_urls_use_psycopg() -> None:
     assert database_url("postgresql://u:p@h:5/db") == "postgresql+psycopg://u:p@h:5/db"
     assert database_url("postgres://h/db") == "postgresql+psycopg://h/db"
     assert database_url(None, Path("/x")) == "sqlite:////x/web.sqlite3"
+
+
+@pytest.mark.parametrize("durable", [False, True])
+def test_durability_setting(store: Store, durable: bool) -> None:
+    from sqlalchemy import text
+
+    other = Store(store.url, durable=durable)
+    with other.engine.connect() as conn:
+        if other.dialect == "sqlite":
+            assert conn.execute(text("PRAGMA journal_mode")).scalar_one() == "wal"
+            assert conn.execute(text("PRAGMA synchronous")).scalar_one() == (2 if durable else 1)  # FULL / NORMAL
+        else:
+            assert conn.execute(text("SHOW synchronous_commit")).scalar_one() == ("on" if durable else "off")
+    other.close()

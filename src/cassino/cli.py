@@ -119,7 +119,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
         raise CliError(f"--port must be 1..65535, got {args.port}")
     if args.bot_delay < 0:
         raise CliError(f"--bot-delay must be 0 or more seconds, got {args.bot_delay}")
-    run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay)
+    run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay, args.durable)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -171,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--database", default=None, help="database URL, e.g. postgresql://user@host/db (default SQLite)")
     p.add_argument("--data-dir", type=Path, default=None, help="folder of the default SQLite database")
     p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a computer player waits before moving")
+    p.add_argument(
+        "--durable", action="store_true", help="every move waits for the disk (survives a power cut; slower)"
+    )
     p.set_defaults(func=cmd_serve)
     return parser
 

@@ -233,11 +233,12 @@ def run_server(
     database: str | None = None,
     data_dir: Path | None = None,
     bot_delay: float = 0.5,
+    durable: bool = False,
 ) -> None:
     """``cassino serve``: the app under uvicorn, printing where to open it."""
     import uvicorn
 
-    store = Store(database_url(database, data_dir))
+    store = Store(database_url(database, data_dir), durable=durable)
     app = create_app(store=store, bot_delay=bot_delay)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"cassino: open http://{shown}:{port}/ to play (games stored in {store.describe()})", flush=True)
