@@ -86,3 +86,28 @@ def test_durability_setting(store: Store, durable: bool) -> None:
         else:
             assert conn.execute(text("SHOW synchronous_commit")).scalar_one() == ("on" if durable else "off")
     other.close()
+
+
+def test_a_move_the_database_refuses_is_not_made(store: Store) -> None:
+    from sqlalchemy import insert
+
+    from cassino.web.store import moves_table
+
+    async def scenario() -> None:
+        service = GameService(store, bot_delay=0)
+        live, tokens = service.create({"seats": [{"kind": "human"}, {"kind": "human"}]})
+        seat = live.game.state.to_move
+        move = state_payload(live, seat)["legal"][0]["move"]
+        before = state_payload(live, seat)
+        with store.engine.begin() as conn:  # a row in the way: the move's insert fails, its transaction rolls back
+            conn.execute(insert(moves_table).values(game_id=live.id, ply=0, hand=1, seat=seat, move="trail Ac"))
+        with pytest.raises(ServiceError, match="could not be saved, so it was not made") as refused:
+            service.play(live.id, tokens[seat], move)
+        assert refused.value.status == 503
+        assert state_payload(live, seat) == before and live.ply == 0
+        with store.engine.begin() as conn:
+            conn.execute(moves_table.delete().where(moves_table.c.game_id == live.id))
+        again = service.play(live.id, tokens[seat], move)  # reloaded from the store, then played
+        assert again is not live and again.ply == 1 and store.count_moves(live.id) == 1
+
+    asyncio.run(scenario())

@@ -8,6 +8,7 @@ only as SHA-256 hashes, and decks stay in the database until their hand is over.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -17,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import (
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -196,10 +198,25 @@ class Store:
             if self.dialect == "postgresql" and not durable:
                 event.listen(self.engine, "connect", _postgres_session)
         metadata.create_all(self.engine)
+        self._writer: Connection | None = None
 
     def close(self) -> None:
         """Release the database connections."""
+        self._drop_writer()
         self.engine.dispose()
+
+    def _write_connection(self) -> Connection:
+        """The connection moves are written on, kept open: a move is the server's hot path, and
+        every write comes from the one event-loop thread."""
+        if self._writer is None or self._writer.closed or self._writer.invalidated:
+            self._writer = self.engine.connect()
+        return self._writer
+
+    def _drop_writer(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):  # a broken connection: the next write opens a fresh one
+                self._writer.close()
+            self._writer = None
 
     def describe(self) -> str:
         """The database in words, without any password."""
@@ -238,7 +255,8 @@ class Store:
         can never both append the same move.
         """
         try:
-            with self.engine.begin() as conn:
+            conn = self._write_connection()
+            with conn.begin():
                 done = conn.execute(
                     _ADVANCE,
                     {
@@ -260,6 +278,7 @@ class Store:
         except StoreError:
             raise
         except Exception as exc:
+            self._drop_writer()
             raise StoreError(f"game {game_id}: the database refused move {move.ply}: {exc}") from exc
 
     # ------------------------------------------------------------------ reading
