@@ -3,6 +3,7 @@ change nothing, computer players, hints, the reveal of each deck, the record aft
 
 from __future__ import annotations
 
+import json
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -11,6 +12,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cassino.cli import main
 from cassino.web import create_app
@@ -225,3 +228,44 @@ def test_config_and_page(client: TestClient) -> None:
 def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port must be 1..65535" in capsys.readouterr().err
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 150), st.sampled_from([(2, False), (3, False), (4, True), (4, False)]))
+def test_payload_invariants(seed: int, moves: int, seats: tuple[int, bool]) -> None:
+    """At any point of any game: every card is somewhere exactly once in what a seat is told (its
+    hand, the counts of the others, the stock, the table, the piles), and its legal moves are the
+    engine's."""
+    from cassino.cards import cards_of, parse_card
+    from cassino.web.payloads import encode, state_payload
+    from cassino.web.service import GameService
+    from cassino.web.store import Store
+
+    players, partnerships = seats
+    store = Store("sqlite://")
+    service = GameService(store, bot_delay=0)
+    live, tokens = service.create(
+        {"players": players, "partnerships": partnerships, "seats": [{"kind": "human"}] * players}
+    )
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if live.over:
+            break
+        seat = live.game.state.to_move
+        service.play(live.id, tokens[seat], rng.choice(state_payload(live, seat)["legal"])["move"])
+    state = live.game.state
+    for seat in [*range(players), None]:
+        p = json.loads(encode(state_payload(live, seat)))  # as sent
+        table = p["table"]["loose"] + [c for b in p["table"]["builds"] for c in b["cards"]]
+        piles = [c for pile in p["captured"] for c in pile]
+        mine = p.get("hand", [])
+        shown = mine + table + piles
+        assert len(shown) == len(set(shown))
+        assert len(shown) + sum(p["hand_sizes"]) - len(mine) + p["stock"] == 52
+        if seat is None:
+            assert "hand" not in p and "legal" not in p
+            continue
+        assert {parse_card(c) for c in mine} == set(cards_of(state.hands[seat]))
+        expected = sorted(str(m) for m in state.legal_moves()) if state.to_move == seat and not live.over else []
+        assert sorted(m["move"] for m in p["legal"]) == expected
+    store.close()
