@@ -213,6 +213,9 @@ def test_card_images(client: TestClient) -> None:
         r = client.get(f"/cards/{name}.svg")
         assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
         ET.fromstring(r.text)
+    for rank, label in enumerate("23456789T", 2):  # a numeral shows as many pips as its number
+        assert client.get(f"/cards/{label}h.svg").text.count("scale(1.600)") == rank
+    assert "Jack" not in client.get("/cards/Jh.svg").text and ">J</text>" in client.get("/cards/Jh.svg").text
     r = client.get("/cards/Zz.svg")
     assert r.status_code == 404 and "is not a card" in r.json()["error"]
 

@@ -62,10 +62,11 @@ def card_svg(card: Card) -> str:
         _suit(suit, 9, 28, 9),
         "</g>",
     ]
+    pips = rank + 1  # ace 1 .. ten 10
     if rank == 0:
         parts.append(_suit(suit, 50, 70, 34))
-    elif rank in _PIPS:
-        parts.extend(_suit(suit, x, y, 16, flip=y > 70) for x, y in _PIPS[rank])
+    elif pips in _PIPS:
+        parts.extend(_suit(suit, x, y, 16, flip=y > 70) for x, y in _PIPS[pips])
     else:
         parts.append('<rect x="20" y="20" width="60" height="100" rx="4" fill="none" stroke="currentColor"/>')
         parts.append(f'<rect x="21" y="21" width="58" height="98" rx="3" fill="{color}" fill-opacity="0.08"/>')
