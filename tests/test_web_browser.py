@@ -20,13 +20,16 @@ ARGS = [
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0.0)
-    yield s
-    s.stop()
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    """The server (first), and its successors on the same database and port."""
+    started = [Server(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0.0)]
+    yield started
+    for s in started:
+        s.stop()
 
 
-def test_a_whole_game_in_chromium(server: Server) -> None:
+def test_a_whole_game_in_chromium(servers: list[Server]) -> None:
+    server = servers[0]
     if not os.access(CHROMIUM, os.X_OK):
         need(f"{CHROMIUM} is missing (scripts/ensure-services.sh installs Debian's chromium)")
     try:
@@ -57,6 +60,13 @@ def test_a_whole_game_in_chromium(server: Server) -> None:
 
         moves = 0
         while page.get_attribute("#status", "data-state") != "over":
+            if moves == 6 and len(servers) == 1:  # the server dies: the page reconnects to its successor
+                seen = page.get_attribute("#status", "data-version")
+                server.kill()
+                page.wait_for_function("document.querySelector('#conn').textContent.startsWith('disconnected')")
+                servers.append(Server(server.database, server.bot_delay, port=server.port))
+                page.wait_for_function("document.querySelector('#conn').textContent === 'live'", timeout=20_000)
+                assert page.get_attribute("#status", "data-version") == seen
             version = page.get_attribute("#status", "data-version")
             if moves == 3:
                 page.click("#hint-button")
@@ -85,5 +95,6 @@ def test_a_whole_game_in_chromium(server: Server) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "web-game.png"), full_page=True)
         browser.close()
+    assert len(servers) == 2
     assert moves >= 24 and not errors
     assert (ARTIFACTS / "web-game.png").stat().st_size > 10_000

@@ -55,8 +55,10 @@ def free_port() -> int:
 class Server:
     """A real ``cassino serve`` process on a free port (killed with SIGKILL by ``kill``)."""
 
-    def __init__(self, database: str, bot_delay: float = 0.0) -> None:
-        self.port = free_port()
+    def __init__(self, database: str, bot_delay: float = 0.0, port: int | None = None) -> None:
+        self.database = database
+        self.bot_delay = bot_delay
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "cassino.cli", "serve", "--port", str(self.port), "--database", database]
         self.proc = subprocess.Popen(

@@ -293,7 +293,9 @@ function send(move) {
 }
 
 function renderMoves() {
-  $("moves").replaceChildren(...current.moves.map((m) => el("li", {}, `${seatName(m.seat)}: ${m.move}`)));
+  const list = $("moves");
+  list.replaceChildren(...current.moves.map((m) => el("li", {}, `${seatName(m.seat)}: ${m.move}`)));
+  list.scrollTop = list.scrollHeight; // the latest move in view
 }
 
 function renderBreakdown() {
