@@ -1,6 +1,7 @@
 """A real browser plays a whole game: Playwright drives Debian's Chromium (/usr/bin/chromium, never a
 downloaded browser) through the lobby's variant builder and the table against a computer player,
-sees a refusal's reason, verifies every deal, opens the replay and saves a screenshot."""
+sees a refusal's reason, rides out the server killed and restarted mid-game (the page reconnects
+and nothing is lost), verifies every deal, opens the replay and saves screenshots."""
 
 from __future__ import annotations
 
