@@ -22,7 +22,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   say "installing ${missing[*]} ..."
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  apt-get install -y -qq "${missing[@]}" >&2
   bindir="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 fi
 

@@ -151,6 +151,10 @@ def test_a_whole_game_then_every_deck_revealed_and_verified(client: TestClient) 
     again = replay(hands, final["rules"])
     assert again.over and list(again.scores) == final["scores"] == record["scores"]
     assert [list(r.points) for r in again.hand_results] == [f["points"] for f in final["finished"]]
+    from cassino.record import check_record
+
+    replayed = check_record(record["record"])  # the record replays move by move (raises if not)
+    assert list(replayed.scores) == final["scores"]
     assert f'[Result "{final["winner"]}"]' in record["record"] and '[Seat0 "Ann"]' in record["record"]
     r = client.post(f"/api/games/{game}/moves", json={"move": "trail Ac"}, headers={"x-cassino-token": tokens[0]})
     assert r.status_code == 409 and "the game is over" in r.json()["error"]
