@@ -72,24 +72,41 @@ def _table(view: View) -> dict[str, Any]:
     return {"loose": _names(view.loose), "builds": builds}
 
 
+def _between_hands(live: LiveGame) -> dict[str, Any]:
+    """The parts that change only when a hand ends (or never), built once per hand."""
+    key = (live.hand_number, live.over)
+    if live.cache.get("key") != key:
+        rules = live.rules
+        live.cache["key"] = key
+        live.cache["parts"] = {
+            "rules": rules.to_json(),
+            "rules_text": rules.describe(),
+            "sides": rules.sides,
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "side": rules.side_of(s.seat)}
+                for s in live.seats
+            ],
+            "finished": finished_hands(live),
+            "deals": [
+                {"hand": h.number, "commitment": h.commitment, "revealed": live.revealed(h.number)} for h in live.hands
+            ],
+        }
+    parts: dict[str, Any] = live.cache["parts"]
+    return parts
+
+
 def public_payload(live: LiveGame) -> dict[str, Any]:
     """What everyone may see, a spectator's payload: no hand, no legal moves."""
     state = live.game.state
     history = tuple(zip(state.movers(), state.history(), strict=True))
-    view = view_of(state, 0, history)  # only its public fields are read here
-    rules = live.rules
+    # Only the view's public fields are read here; a seat not on move spares the legal moves.
+    view = view_of(state, (state.to_move + 1) % live.rules.players, history)
     return {
         "type": "state",
         "game": live.id,
         "version": live.ply,
         "you": None,
-        "rules": rules.to_json(),
-        "rules_text": rules.describe(),
-        "sides": rules.sides,
-        "seats": [
-            {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "side": rules.side_of(s.seat)}
-            for s in live.seats
-        ],
+        **_between_hands(live),
         "status": "over" if live.over else "playing",
         "winner": live.game.winner,
         "scores": view.scores,
@@ -104,10 +121,6 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "sweeps": view.sweeps,
         "last_capturer": view.last_capturer,
         "moves": [{"seat": s, "move": format_code(c)} for s, c in view.history],
-        "finished": finished_hands(live),
-        "deals": [
-            {"hand": h.number, "commitment": h.commitment, "revealed": live.revealed(h.number)} for h in live.hands
-        ],
     }
 
 

@@ -94,6 +94,8 @@ class LiveGame:
     subscribers: list[Subscriber] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     hint_player: Player | None = None
+    cache: dict[str, Any] = field(default_factory=dict)
+    """Parts of the public payload that change only between hands, by ``payloads``."""
 
     @property
     def over(self) -> bool:
