@@ -25,12 +25,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import websockets
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -117,6 +120,15 @@ async def run(url: str, games: int, think: float, target: int, seed: int) -> tup
     return tally, elapsed, moves
 
 
+def run_loop(task: Coroutine[Any, Any, T]) -> T:
+    """Run the clients on uvloop when it is installed: they share the cores with the server."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(task)
+    return uvloop.run(task)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
@@ -136,7 +148,8 @@ def main() -> None:
     if url is None:
         proc, url, folder = start_server(args.database, args.port)
     try:
-        tally, elapsed, moves = asyncio.run(run(url, args.games, args.think, args.target, args.seed))
+        main_task = run(url, args.games, args.think, args.target, args.seed)
+        tally, elapsed, moves = run_loop(main_task)
     finally:
         if proc is not None:
             proc.terminate()
