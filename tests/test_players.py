@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from cassino.cards import ACES_MASK, RANK_MASKS
+from cassino.cards import ACES_MASK, RANK_MASKS, cards_of, mask_of, parse_card
 from cassino.game import Game
 from cassino.match import play_game
-from cassino.moves import MoveCode
+from cassino.moves import MoveCode, parse_code
 from cassino.players import make_player, player_names
 from cassino.players.base import decide, parse_spec
+from cassino.players.evaluate import passed_over
 from cassino.players.search import sample_world
 from cassino.players.solver import Solver, cards_known, world_of
 from cassino.rules import Rules, make_rules
@@ -54,9 +55,12 @@ def test_choice_depends_only_on_the_view(spec: str, preset: str) -> None:
     for state in _positions(make_rules(preset), seed=3, count=12):
         seat = state.to_move
         twin = _reshuffle_hidden(state, seat, rng)
-        assert view_of(twin, seat) == view_of(state, seat)
-        first = decide(make_player(spec, 5), state)
-        second = decide(make_player(spec, 5), twin)
+        view = view_of(state, seat)
+        # A sampled twin is a fresh position: it is handed the same public history of the hand.
+        twin_view = view_of(twin, seat, view.history)
+        assert twin_view == view
+        first = make_player(spec, 5).choose(view)
+        second = make_player(spec, 5).choose(twin_view)
         assert first == second
         assert first in state.legal_codes()
 
@@ -133,7 +137,7 @@ def test_sampled_worlds_are_consistent() -> None:
                 seat = state.to_move
                 view = view_of(state, seat)
                 world = sample_world(view, rng)
-                assert view_of(world, seat) == view
+                assert view_of(world, seat, view.history) == view
                 assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
                 for _mask, value, owner in world.builds:
                     kind = ACES_MASK if value == 14 else RANK_MASKS[value - 1]
@@ -181,3 +185,56 @@ def test_only_the_cheater_sees_everything() -> None:
     assert not isinstance(seen[0], State)
     assert getattr(make_player("cheater"), "sees_all", False)
     assert not getattr(make_player("search"), "sees_all", False)
+
+
+def _cards(text: str) -> int:
+    return mask_of(parse_card(t) for t in text.split())
+
+
+def test_views_carry_the_hands_public_history() -> None:
+    """``view_of`` hands every seat the moves of this hand so far, in order, with who made them."""
+    rules = make_rules("classic")
+    game = Game(rules, seed=4)
+    for _ in range(9):
+        game.push(game.state.legal_codes()[0])
+    state = game.state
+    for seat in range(2):
+        assert view_of(state, seat).history == tuple(zip(state.movers(), state.history(), strict=True))
+    assert len(view_of(state, 0).history) == 9
+
+
+def test_passed_over_names_the_ranks_a_trail_declined() -> None:
+    """A seat that trailed facing 5h 3c Qs Kd could have taken a 3, a 5, an 8 (5+3), a Q or a K."""
+    rules = make_rules("classic")
+    hands = [_cards("2d 4d 6d 7d"), _cards("9d Ac 2h 4h")]
+    table = _cards("5h 3c Qs Kd")
+    stock = cards_of(((1 << 52) - 1) & ~(hands[0] | hands[1] | table))
+    state = State(rules, dealer=0, to_move=1, hands=hands, loose=table, builds=(), stock=stock, captured=(0, 0))
+    state.push(parse_code("trail 9d"))
+    declined = passed_over(view_of(state, 0))
+    assert declined == {1: RANK_MASKS[2] | RANK_MASKS[4] | RANK_MASKS[7] | RANK_MASKS[11] | RANK_MASKS[12]}
+    # Seat 1 learns nothing about itself, and a position without its hand's history tells nothing.
+    assert passed_over(view_of(state, 1)) == {}
+    assert passed_over(view_of(state, 0, ())) == {}
+
+
+def test_search_with_inference_keeps_worlds_consistent() -> None:
+    """Worlds dealt around the declined ranks still match the view and keep build owners' cards."""
+    rng = random.Random(5)
+    checked = 0
+    game = Game(make_rules("classic"), seed=9)
+    greedy = make_player("greedy", 1)
+    while not game.over:
+        state = game.state
+        seat = state.to_move
+        view = view_of(state, seat)
+        game.push(decide(greedy, state))
+        unlikely = passed_over(view)
+        world = sample_world(view, rng, unlikely, 0.0)
+        assert view_of(world, seat, view.history) == view
+        for other, ranks in unlikely.items():
+            owns_build = any(owner == other for _, _, owner in view.builds)
+            if not owns_build and (view.unseen & ~ranks).bit_count() >= view.hand_sizes[other]:
+                assert not world.hands[other] & ranks
+                checked += 1
+    assert checked >= 5

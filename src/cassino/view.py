@@ -48,8 +48,12 @@ class View:
         return ((1 << 52) - 1) & ~seen
 
 
-def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] = ()) -> View:
-    """The view of ``seat``: its own hand, the public table, piles and counts, nothing hidden."""
+def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] | None = None) -> View:
+    """The view of ``seat``: its own hand, the public table, piles and counts, nothing hidden.
+
+    ``history`` defaults to the moves pushed on ``state`` (this hand's, when it was dealt afresh)."""
+    if history is None:
+        history = tuple(zip(state.movers(), state.history(), strict=True))
     legal = tuple(state.legal_codes()) if state.to_move == seat and state.hands[seat] else ()
     return View(
         rules=state.rules,

@@ -13,6 +13,7 @@ from ..cards import ACES_MASK, BIG_CASINO, JACK_OF_SPADES, LITTLE_CASINO, RANK_M
 from ..moves import CAPTURE, MoveCode
 from ..partition import UP_TO, card_sets
 from ..rules import Rules
+from ..view import View
 
 _NUMERAL = {False: UP_TO[10], True: UP_TO[13]}
 
@@ -174,3 +175,63 @@ def best_own_capture(
             if got:
                 best = max(best, gain + worth[c])
     return best
+
+
+def capturing_ranks(rules: Rules, loose: CardMask, builds: tuple[tuple[int, int, int], ...]) -> CardMask:
+    """The ranks (as a mask of all four cards of each) of which a card could capture something."""
+    out = 0
+    top = 13 if rules.royal else 10
+    for value in range(1, top + 1):
+        if _takes_any(rules, loose, builds, value):
+            out |= RANK_MASKS[value - 1]
+    if rules.royal and _takes_any(rules, loose, builds, 14):
+        out |= RANK_MASKS[0]
+    if not rules.royal:
+        for rank in (10, 11, 12):
+            if loose & RANK_MASKS[rank]:
+                out |= RANK_MASKS[rank]
+    return out
+
+
+def _takes_any(rules: Rules, loose: CardMask, builds: tuple[tuple[int, int, int], ...], value: int) -> bool:
+    if any(b[1] == value for b in builds):
+        return True
+    table = loose & _NUMERAL[rules.royal] & UP_TO[min(value, 14)]
+    return any(card_sets(table, value, 0, True))
+
+
+def passed_over(view: View) -> dict[int, CardMask]:
+    """For each other seat, the ranks it most likely lacks: those that could have captured something
+    when it trailed in this deal (most players capture when they can). Public inference only: the
+    hand's history is replayed from its first table. Empty under ``draw`` (hands change every move)."""
+    rules = view.rules
+    if rules.draw or not view.history:
+        return {}
+    played = 0
+    for _seat, code in view.history:
+        played |= 1 << ((code >> 2) & 63)
+    table_now = view.loose
+    for b in view.builds:
+        table_now |= b[0]
+    ever = table_now
+    for pile in view.captured:
+        ever |= pile
+    loose: CardMask = ever & ~played
+    builds: tuple[tuple[int, int, int], ...] = ()
+    # The moves each seat made in the current deal: a deal gives everyone four cards.
+    left = {s: 4 - view.hand_sizes[s] for s in range(rules.players)}
+    counted = dict.fromkeys(range(rules.players), 0)
+    current = [False] * len(view.history)
+    for i in range(len(view.history) - 1, -1, -1):
+        s = view.history[i][0]
+        if counted[s] < left[s]:
+            counted[s] += 1
+            current[i] = True
+    out: dict[int, CardMask] = {}
+    for i, (seat, code) in enumerate(view.history):
+        if current[i] and code & 3 == 0 and seat != view.seat:
+            out[seat] = out.get(seat, 0) | capturing_ranks(rules, loose, builds)
+        loose, builds = table_after(code, loose, builds, seat)
+    if loose != view.loose or sorted(builds) != sorted(view.builds):
+        return {}
+    return out

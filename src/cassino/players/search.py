@@ -14,20 +14,23 @@ import random
 import time
 from collections.abc import Callable
 
-from ..cards import ACES_MASK, RANK_MASKS, cards_of
+from ..cards import ACES_MASK, RANK_MASKS, CardMask, cards_of
 from ..moves import BUILD, CAPTURE, MoveCode
 from ..rules import Rules
 from ..state import State
 from ..view import View
 from .base import register
-from .evaluate import card_worth
+from .evaluate import card_worth, passed_over
 from .heuristic import rate_moves
 from .solver import Bounds, Solver, SolverBudgetExceeded, probe, store
 
 
-def sample_world(view: View, rng: random.Random) -> State:
+def sample_world(
+    view: View, rng: random.Random, unlikely: dict[int, CardMask] | None = None, doubt: float = 1.0
+) -> State:
     """A full position consistent with ``view``: hidden cards dealt at random, build owners
-    holding a card of each build's value."""
+    holding a card of each build's value. A card of a seat's ``unlikely`` ranks (see
+    ``passed_over``) is dealt to that seat only with probability ``doubt``, when others remain."""
     rules = view.rules
     pool = cards_of(view.unseen)
     rng.shuffle(pool)
@@ -48,6 +51,16 @@ def sample_world(view: View, rng: random.Random) -> State:
                 pool.pop(i)
                 break
     for seat in range(rules.players):
+        avoid = unlikely.get(seat, 0) if unlikely else 0
+        if avoid:
+            i = len(pool) - 1
+            while room[seat] > 0 and i >= 0:
+                c = pool[i]
+                if not avoid >> c & 1 or rng.random() < doubt:
+                    hands[seat] |= 1 << c
+                    room[seat] -= 1
+                    pool.pop(i)
+                i -= 1
         while room[seat] > 0 and pool:
             hands[seat] |= 1 << pool.pop()
             room[seat] -= 1
@@ -188,7 +201,9 @@ class SearchPlayer:
         horizon: float = 0.7,
         cross: int = 0,
         prior: float = 0.0,
+        doubt: float = 1.0,
     ) -> None:
+        self.doubt = float(doubt)
         self.horizon = float(horizon)
         self.cross_deals = bool(cross)
         self.prior = float(prior)
@@ -215,7 +230,10 @@ class SearchPlayer:
         rated = sorted(rate_moves(view), key=lambda rc: -rc[0])[: self.candidates]
         candidates = [c for _, c in rated]
         ratings = {c: r for r, c in rated}
-        return self._sample(lambda: sample_world(view, self.rng), candidates, side, view.rules, ratings)
+        unlikely = passed_over(view) if self.doubt < 1.0 else None
+        return self._sample(
+            lambda: sample_world(view, self.rng, unlikely, self.doubt), candidates, side, view.rules, ratings
+        )
 
     def _known(self, view: View) -> bool:
         """True when the hidden cards are exactly one other player's hand (nothing to sample)."""
