@@ -102,6 +102,8 @@ def test_errors_name_what_was_wrong_and_change_nothing(client: TestClient) -> No
     ("body", "words"),
     [
         ({"preset": "poker"}, "unknown preset 'poker'"),
+        ({"preset": "royal", "player": 3}, "unknown field 'player' for a new game"),
+        ({"seats": [{"kind": "human"}, {"kind": "bot", "bots": "greedy"}]}, "unknown field 'bots' for seats[1]"),
         ({"players": 5}, "players must be 2, 3 or 4"),
         ({"partnerships": True}, "partnerships need 4 players"),
         ({"options": {"colour": 1}}, "unknown rule option 'colour'"),

@@ -120,8 +120,20 @@ def _check_name(value: Any, seat: int, default: str) -> str:
     return value.strip() or default
 
 
+_CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats")
+_SEAT_FIELDS = ("kind", "name", "bot")
+
+
+def _known_fields(body: dict[str, Any], allowed: tuple[str, ...], what: str) -> None:
+    """Refuse a field the request does not define: a misspelt one would otherwise be ignored."""
+    unknown = sorted(k for k in body if k not in allowed)
+    if unknown:
+        raise ServiceError(400, f"unknown field {unknown[0]!r} for {what}; the fields are: {', '.join(allowed)}")
+
+
 def rules_of_request(body: dict[str, Any]) -> Rules:
     """The rule set a create request asks for (preset, players, partnerships, options)."""
+    _known_fields(body, _CREATE_FIELDS, "a new game")
     options = body.get("options") or {}
     if not isinstance(options, dict):
         raise ServiceError(400, 'options must be an object of rule options, e.g. {"target": 11}')
@@ -197,6 +209,7 @@ class GameService:
         for i, spec in enumerate(seats_in):
             if not isinstance(spec, dict):
                 raise ServiceError(400, f'seats[{i}] must be an object like {{"kind": "human"}}')
+            _known_fields(spec, _SEAT_FIELDS, f"seats[{i}]")
             kind = spec.get("kind", "human")
             if kind == "human":
                 token = secrets.token_hex(16)
