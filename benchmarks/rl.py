@@ -12,7 +12,6 @@ Needs the rl extra: pip install -e '.[rl]'.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from typing import Any
 
@@ -21,6 +20,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import cassino.rl.openspiel_game  # noqa: F401  (registers python_cassino)
+from cassino.arena.stats import wilson
 from cassino.rl.aec import raw_env
 
 
@@ -61,16 +61,6 @@ def bench_openspiel(params: dict[str, Any], seconds: float, seed: int) -> tuple[
             steps += 1
         episodes += 1
     return steps, episodes, time.perf_counter() - start
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def bench_ismcts(params: dict[str, Any], hands: int, simulations: int, seed: int) -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from cassino.arena.stats import wilson
 from cassino.rl.encoding import NUM_ACTIONS, OBS_SIZE
 from cassino.rl.gym_env import CasinoGymEnv
 
@@ -81,16 +82,6 @@ class MaskedPolicy:
             m_hat = self._m[k] / (1 - b1**self._t)
             v_hat = self._v[k] / (1 - b2**self._t)
             self.params[k] -= (lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 @dataclass
