@@ -20,7 +20,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from ..cards import format_cards
 from ..rules import Rules
 from .encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
-from .table import Table, rules_for
+from .table import Table, check_render_mode, rules_for
 
 
 def env(**kwargs: Any) -> Any:
@@ -44,10 +44,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's name f
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {', '.join(self.metadata['render_modes'])}, got {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.rules = rules_for(rules, preset, players, partnerships, options)
         self.table = Table(self.rules, episode)
         self.render_mode = render_mode

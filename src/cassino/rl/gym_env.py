@@ -25,7 +25,7 @@ from ..cards import format_cards
 from ..players.base import Player, decide, make_player
 from ..rules import Rules
 from .encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, ActionError, FloatArray, MaskArray
-from .table import Table, rules_for
+from .table import Table, check_render_mode, rules_for
 
 ILLEGAL_CHOICES = ("raise", "end")
 
@@ -61,10 +61,7 @@ class CasinoGymEnv(gym.Env[FloatArray, np.int64]):
             raise ValueError(f"opponents must name one player spec or {n - 1} of them, got {len(specs)}")
         for spec in specs:
             make_player(spec)  # an unknown name or setting fails here, before any episode
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {', '.join(self.metadata['render_modes'])}, got {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.specs = specs
         self.seat = seat
         self.illegal = illegal

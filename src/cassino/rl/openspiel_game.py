@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..cards import CARD_NAMES, FULL_DECK, format_cards, mask_of
+from ..cards import CARD_NAMES, FULL_DECK, cards_of, format_cards, mask_of
 from ..cli_rules import parse_option
 from ..movegen import capturing_cards
 from ..moves import format_code
@@ -158,7 +158,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         return self._over()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = [c for c in range(52) if not (mask_of(self.deck) >> c) & 1]
+        left = cards_of(FULL_DECK & ~mask_of(self.deck))
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
@@ -299,7 +299,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         s = self.state
         hands = deal_unseen(s, player_id, self._view(player_id).unseen, rng)
         hidden = FULL_DECK & ~(sum_masks(hands) | s.table_mask | sum_masks(s.captured))
-        stock = [c for c in range(52) if hidden >> c & 1]
+        stock = cards_of(hidden)
         rng.shuffle(stock)
         fresh = State(
             self.rules,
@@ -329,7 +329,7 @@ def deal_unseen(state: State, seat: int, unseen: int, rng: random.Random) -> lis
     each hand's size and what the rules let everyone infer: a build's owner holds a card that
     captures it (RULES.md 7.2). Uniform over such deals (rejection sampling), or, when the joint
     draw keeps failing, one seat after another."""
-    cards = [c for c in range(52) if unseen >> c & 1]
+    cards = cards_of(unseen)
     others = [s for s in range(state.players) if s != seat]
     sizes = {s: state.hands[s].bit_count() for s in others}
     needs = {s: [b[1] for b in state.builds if b[2] == s] for s in others}
@@ -355,7 +355,7 @@ def deal_unseen(state: State, seat: int, unseen: int, rng: random.Random) -> lis
         else:
             return list(state.hands)  # nothing else found: the true deal is always consistent
         hands[s] = hand
-        pool -= set(c for c in range(52) if hand >> c & 1)
+        pool -= set(cards_of(hand))
     return hands
 
 

@@ -7,7 +7,7 @@ episode, when a hand's points are paid, how a multi-step move is chosen) are wri
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -46,6 +46,12 @@ def rules_for(
     if rules is not None:
         return rules
     return make_rules(preset, players=players, partnerships=partnerships, **dict(options or {}))
+
+
+def check_render_mode(mode: str | None, allowed: Sequence[str]) -> None:
+    """Refuse a render mode the environment does not offer, naming the ones it does."""
+    if mode is not None and mode not in allowed:
+        raise ValueError(f"render_mode must be one of {', '.join(allowed)}, got {mode!r}")
 
 
 class Table:
