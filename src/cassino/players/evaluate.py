@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from ..cards import ACES_MASK, BIG_CASINO, JACK_OF_SPADES, LITTLE_CASINO, RANK_MASKS, SPADES_MASK, CardMask
+from ..cards import ACES_MASK, BIG_CASINO, FULL_DECK, JACK_OF_SPADES, LITTLE_CASINO, RANK_MASKS, SPADES_MASK, CardMask
 from ..moves import CAPTURE, MoveCode
 from ..partition import UP_TO, card_sets
 from ..rules import Rules
@@ -180,24 +180,18 @@ def best_own_capture(
 def capturing_ranks(rules: Rules, loose: CardMask, builds: tuple[tuple[int, int, int], ...]) -> CardMask:
     """The ranks (as a mask of all four cards of each) of which a card could capture something."""
     out = 0
+    worth = card_worth(rules)
     top = 13 if rules.royal else 10
     for value in range(1, top + 1):
-        if _takes_any(rules, loose, builds, value):
+        if best_capture(rules, worth, loose, builds, value)[1]:
             out |= RANK_MASKS[value - 1]
-    if rules.royal and _takes_any(rules, loose, builds, 14):
+    if rules.royal and best_capture(rules, worth, loose, builds, 14)[1]:
         out |= RANK_MASKS[0]
     if not rules.royal:
         for rank in (10, 11, 12):
             if loose & RANK_MASKS[rank]:
                 out |= RANK_MASKS[rank]
     return out
-
-
-def _takes_any(rules: Rules, loose: CardMask, builds: tuple[tuple[int, int, int], ...], value: int) -> bool:
-    if any(b[1] == value for b in builds):
-        return True
-    table = loose & _NUMERAL[rules.royal] & UP_TO[min(value, 14)]
-    return any(card_sets(table, value, 0, True))
 
 
 def passed_over(view: View) -> dict[int, CardMask]:
@@ -210,12 +204,8 @@ def passed_over(view: View) -> dict[int, CardMask]:
     played = 0
     for _seat, code in view.history:
         played |= 1 << ((code >> 2) & 63)
-    table_now = view.loose
-    for b in view.builds:
-        table_now |= b[0]
-    ever = table_now
-    for pile in view.captured:
-        ever |= pile
+    # Every card ever on the table this hand: seen, and not in this seat's hand.
+    ever = FULL_DECK & ~view.unseen & ~view.hand
     loose: CardMask = ever & ~played
     builds: tuple[tuple[int, int, int], ...] = ()
     # The moves each seat made in the current deal: a deal gives everyone four cards.
