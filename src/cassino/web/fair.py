@@ -14,15 +14,14 @@ import secrets
 from collections.abc import Sequence
 
 from ..cards import Card, CardError, card_name, parse_card
+from ..game import shuffled_deck
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
 
 
 def secure_deck() -> list[Card]:
     """A deck shuffled from the operating system's random source (unpredictable, unlike a seed)."""
-    deck = list(range(52))
-    _SYSTEM_RANDOM.shuffle(deck)
-    return deck
+    return shuffled_deck(_SYSTEM_RANDOM)
 
 
 def new_salt() -> str:
@@ -48,10 +47,13 @@ def parse_deck(text: str) -> list[Card]:
 
 def commitment(salt: str, deck: Sequence[Card]) -> str:
     """The published commitment: SHA-256 of the ASCII bytes of salt then deck text, as hex."""
-    return hashlib.sha256((salt + deck_text(deck)).encode("ascii")).hexdigest()
+    return _digest(salt, deck_text(deck))
 
 
 def verify(commit: str, salt: str, deck: str) -> bool:
     """True when a revealed salt and deck text match the commitment published before the hand."""
-    digest = hashlib.sha256((salt + deck).encode("ascii")).hexdigest()
-    return hmac.compare_digest(digest, commit.lower())
+    return hmac.compare_digest(_digest(salt, deck), commit.lower())
+
+
+def _digest(salt: str, deck: str) -> str:
+    return hashlib.sha256((salt + deck).encode("ascii")).hexdigest()
