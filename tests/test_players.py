@@ -200,6 +200,7 @@ def test_views_carry_the_hands_public_history() -> None:
     state = game.state
     for seat in range(2):
         assert view_of(state, seat).history == tuple(zip(state.movers(), state.history(), strict=True))
+        assert state.seat_moves() == view_of(state, seat).history
     assert len(view_of(state, 0).history) == 9
 
 

@@ -191,6 +191,10 @@ class State:
         """The seat that made each move of ``history``, oldest first."""
         return [snap[9] for snap in self._stack]
 
+    def seat_moves(self) -> tuple[tuple[int, MoveCode], ...]:
+        """The moves pushed on this object as (seat, code), oldest first: the hand's public history."""
+        return tuple((snap[9], snap[-1]) for snap in self._stack)
+
     def deal_number(self) -> int:
         """Which deal of the hand is in play, from 1 (always 1 under ``draw``)."""
         if self.rules.draw:

@@ -53,7 +53,7 @@ def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] |
 
     ``history`` defaults to the moves pushed on ``state`` (this hand's, when it was dealt afresh)."""
     if history is None:
-        history = tuple(zip(state.movers(), state.history(), strict=True))
+        history = state.seat_moves()
     legal = tuple(state.legal_codes()) if state.to_move == seat and state.hands[seat] else ()
     return View(
         rules=state.rules,

@@ -83,13 +83,9 @@ class Table:
         """The seat making the current decision."""
         return self.state.to_move
 
-    def history(self) -> tuple[tuple[int, MoveCode], ...]:
-        """The moves of the hand in play as (seat, code): public."""
-        return tuple(zip(self.state.movers(), self.state.history(), strict=True))
-
     def view(self, seat: int) -> View:
         """What ``seat`` may see now."""
-        return view_of(self.state, seat, self.history())
+        return view_of(self.state, seat)
 
     @property
     def selection(self) -> Selection:

@@ -98,9 +98,8 @@ def _between_hands(live: LiveGame) -> dict[str, Any]:
 def public_payload(live: LiveGame) -> dict[str, Any]:
     """What everyone may see, a spectator's payload: no hand, no legal moves."""
     state = live.game.state
-    history = tuple(zip(state.movers(), state.history(), strict=True))
     # Only the view's public fields are read here; a seat not on move spares the legal moves.
-    view = view_of(state, (state.to_move + 1) % live.rules.players, history)
+    view = view_of(state, (state.to_move + 1) % live.rules.players)
     return {
         "type": "state",
         "game": live.id,
