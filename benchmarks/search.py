@@ -1,7 +1,8 @@
-"""Search speed: sampled worlds per second of the ``search`` player, and positions per second of
-the exact endgame solver, on positions from seeded play (one core).
+"""Search speed: sampled worlds per second of the ``search`` player, positions per second of the
+exact endgame solver, and the time the default ``search`` takes per move in play against the
+heuristic (mean, 99th percentile and slowest), all on one core.
 
-    python benchmarks/search.py [--seconds 10]
+    python benchmarks/search.py [--seconds 10] [--hands 20]
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import argparse
 import random
 import time
 
-from cassino.game import Game
+from cassino.game import Game, shuffled_deck
+from cassino.players.base import decide, make_player
 from cassino.players.search import SearchPlayer
 from cassino.players.solver import Solver
 from cassino.rules import make_rules
@@ -50,6 +52,26 @@ def bench_search(preset: str, seconds: float, depth: int) -> tuple[float, float]
     return worlds / elapsed, elapsed / moves
 
 
+def bench_play(preset: str, players: int, hands: int) -> tuple[float, float, float, int]:
+    """Seconds per move of the default search in seat 0 against heuristic players: mean, 99th
+    percentile and slowest, and the number of moves timed (moves with one legal choice included)."""
+    rules = make_rules(preset, players=players, partnerships=players == 4)
+    times: list[float] = []
+    for deal in range(hands):
+        search = make_player("search", seed=deal)
+        others = [make_player("heuristic", seed=deal * 7 + s) for s in range(1, players)]
+        seats = [search, *others]
+        state = State.new_hand(rules, shuffled_deck(random.Random(deal)), deal % players, (0,) * rules.sides)
+        while not state.hand_over:
+            start = time.perf_counter()
+            code = decide(seats[state.to_move], state)
+            if state.to_move == 0:
+                times.append(time.perf_counter() - start)
+            state.push(code)
+    times.sort()
+    return sum(times) / len(times), times[int(0.99 * (len(times) - 1))], times[-1], len(times)
+
+
 def bench_solver(preset: str, seconds: float) -> tuple[float, int]:
     """Solver positions per second over 2-player last deals, and how many were solved."""
     rng = random.Random(3)
@@ -75,13 +97,22 @@ def bench_solver(preset: str, seconds: float) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--hands", type=int, default=20, help="hands played for the per-move times")
     args = parser.parse_args()
     for preset in ("classic", "royal"):
         for depth in (4, 6):
             rate, per_move = bench_search(preset, args.seconds, depth)
-            print(f"search {preset:8} depth {depth}: {rate:8.0f} worlds/s ({per_move * 1000:.0f} ms a move at 30 worlds)")
+            print(
+                f"search {preset:8} depth {depth}: {rate:8.0f} worlds/s ({per_move * 1000:.0f} ms a move at 30 worlds)"
+            )
         nps, solved = bench_solver(preset, args.seconds)
         print(f"solver {preset:8} 2-player last deals: {nps:8.0f} positions/s ({solved} deals solved from their start)")
+    for preset, players in (("classic", 2), ("royal", 2), ("classic", 4)):
+        mean, p99, slowest, moves = bench_play(preset, players, args.hands)
+        print(
+            f"search in play, {preset} {players} players: {mean:.3f} s a move on average, 99% under {p99:.2f} s, "
+            f"slowest {slowest:.2f} s ({moves} moves)"
+        )
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from cassino.moves import MoveCode, parse_code
 from cassino.players import make_player, player_names
 from cassino.players.base import decide, parse_spec
 from cassino.players.evaluate import passed_over
-from cassino.players.search import sample_world
+from cassino.players.search import SearchPlayer, sample_world
 from cassino.players.solver import Solver, cards_known, world_of
 from cassino.rules import Rules, make_rules
 from cassino.state import State
@@ -239,3 +239,24 @@ def test_search_with_inference_keeps_worlds_consistent() -> None:
                 assert not world.hands[other] & ranks
                 checked += 1
     assert checked >= 5
+
+
+def test_search_work_cap_bounds_the_worlds_searched() -> None:
+    """``work`` stops the sampling once that many positions were searched (one world at least),
+    the same way on every run: a cap that keeps moves short without a clock."""
+    state = next(s for s in _positions(make_rules("classic"), seed=6, count=40) if len(s.legal_codes()) > 3)
+    view = view_of(state, state.to_move)
+    capped = SearchPlayer(seed=1, worlds=500, work=1)
+    capped.choose(view)
+    assert capped.last_worlds == 1
+    assert capped.last_work >= 1
+    free = SearchPlayer(seed=1, worlds=7, work=0)
+    free.choose(view)
+    assert free.last_worlds == 7
+    per_world = free.last_work / 7
+    budget = SearchPlayer(seed=1, worlds=500, work=int(3 * per_world))
+    first = budget.choose(view)
+    assert 2 <= budget.last_worlds < 500
+    assert budget.last_work >= budget.work
+    again = SearchPlayer(seed=1, worlds=500, work=int(3 * per_world))
+    assert again.choose(view) == first and again.last_worlds == budget.last_worlds

@@ -183,7 +183,11 @@ class DealSearch:
 
 
 class SearchPlayer:
-    """Determinized search with a budget of time (``time`` seconds) or sampled ``worlds``."""
+    """Determinized search with a budget of time (``time`` seconds) or sampled ``worlds``.
+
+    ``work`` caps the positions searched for one move (under a second on one core by default), so
+    a move never takes long, and, unlike a time budget, the same seed still gives the same move
+    on any machine."""
 
     name = "search"
     sees_all = False
@@ -194,7 +198,7 @@ class SearchPlayer:
         time: float = 0.0,
         worlds: int = 60,
         candidates: int = 12,
-        solve_below: int = 10,
+        solve_below: int = 8,
         max_nodes: int = 60_000,
         depth: int = 4,
         breadth: int = 8,
@@ -202,7 +206,9 @@ class SearchPlayer:
         cross: int = 0,
         prior: float = 0.0,
         doubt: float = 1.0,
+        work: int = 20_000,
     ) -> None:
+        self.work = int(work)
         self.doubt = float(doubt)
         self.horizon = float(horizon)
         self.cross_deals = bool(cross)
@@ -216,24 +222,28 @@ class SearchPlayer:
         self.solve_below = int(solve_below)
         self.solver = Solver(max_nodes)
         self.last_worlds = 0
+        self.last_work = 0
 
     def choose(self, view: View) -> MoveCode:
         """The move with the best average result over the sampled worlds."""
         if len(view.legal) == 1:
             return view.legal[0]
         side = view.rules.side_of(view.seat)
+        spent = 0
         if self._known(view):
             exact = self._solve(sample_world(view, self.rng), side)
             if exact is not None:
                 return exact
+            spent = self.solver.nodes
         # Bounded candidates: the best-rated moves by the heuristic (all of them when few).
         rated = sorted(rate_moves(view), key=lambda rc: -rc[0])[: self.candidates]
         candidates = [c for _, c in rated]
         ratings = {c: r for r, c in rated}
         unlikely = passed_over(view) if self.doubt < 1.0 else None
         return self._sample(
-            lambda: sample_world(view, self.rng, unlikely, self.doubt), candidates, side, view.rules, ratings
-        )
+            lambda: sample_world(view, self.rng, unlikely, self.doubt), candidates, side, view.rules, ratings,
+            spent=spent,
+        )  # fmt: skip
 
     def _known(self, view: View) -> bool:
         """True when the hidden cards are exactly one other player's hand (nothing to sample)."""
@@ -259,19 +269,22 @@ class SearchPlayer:
         rules: Rules,
         ratings: dict[MoveCode, float] | None = None,
         worlds: int | None = None,
+        spent: int = 0,
     ) -> MoveCode:
         """Average each candidate's result over sampled worlds within the budget (plus ``prior``
-        times the heuristic's rating, which steadies the choice when worlds are few)."""
+        times the heuristic's rating, which steadies the choice when worlds are few); ``spent``
+        is work already done on this move. At least one world is always searched."""
         worth = card_worth(rules)
         totals = dict.fromkeys(candidates, 0.0)
         budget = self.worlds if worlds is None else worlds
         deadline = time.perf_counter() + self.time_budget if self.time_budget > 0 and worlds is None else None
         done = 0
+        work = spent
         while True:
             if deadline is not None:
                 if time.perf_counter() >= deadline and done:
                     break
-            elif done >= budget:
+            elif done >= budget or (self.work and work >= self.work and done):
                 break
             world = make_world()
             remaining = sum(h.bit_count() for h in world.hands) + len(world.remaining_stock)
@@ -285,12 +298,15 @@ class SearchPlayer:
                     solved = True
                 except SolverBudgetExceeded:
                     solved = False
+                work += self.solver.nodes
             if not solved:
                 searcher = DealSearch(worth, side, self.breadth, self.horizon)
                 for code, v in searcher.root(world, candidates, self.depth, self.cross_deals).items():
                     totals[code] += v
+                work += searcher.nodes
             done += 1
         self.last_worlds = done
+        self.last_work = work
         if ratings and self.prior:
             for code in totals:
                 totals[code] += self.prior * done * ratings.get(code, 0.0)
@@ -303,6 +319,11 @@ class CheaterPlayer(SearchPlayer):
 
     name = "cheater"
     sees_all = True
+
+    def __init__(self, seed: int | None = None, solve_below: int = 10, **settings: float) -> None:
+        # With every card known, solving from the last card of the next-to-last deal is exact and
+        # affordable: no sampling multiplies its cost.
+        super().__init__(seed=seed, solve_below=solve_below, **settings)  # type: ignore[arg-type]
 
     def choose_full(self, state: State) -> MoveCode:
         """The best move found with every card known."""
