@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ..cards import ACES_MASK, RANK_MASKS, CardMask, cards_of
 from ..moves import BUILD, CAPTURE, MoveCode
@@ -320,10 +321,10 @@ class CheaterPlayer(SearchPlayer):
     name = "cheater"
     sees_all = True
 
-    def __init__(self, seed: int | None = None, solve_below: int = 10, **settings: float) -> None:
+    def __init__(self, seed: int | None = None, solve_below: int = 10, **settings: Any) -> None:
         # With every card known, solving from the last card of the next-to-last deal is exact and
         # affordable: no sampling multiplies its cost.
-        super().__init__(seed=seed, solve_below=solve_below, **settings)  # type: ignore[arg-type]
+        super().__init__(seed=seed, solve_below=solve_below, **settings)
 
     def choose_full(self, state: State) -> MoveCode:
         """The best move found with every card known."""
