@@ -13,9 +13,10 @@ from cassino.match import play_game
 from cassino.moves import MoveCode, parse_code
 from cassino.players import make_player, player_names
 from cassino.players.base import decide, parse_spec
-from cassino.players.evaluate import passed_over
-from cassino.players.search import SearchPlayer, sample_world
+from cassino.players.evaluate import deal_moves, passed_over
+from cassino.players.search import SearchPlayer
 from cassino.players.solver import Solver, cards_known, world_of
+from cassino.players.worlds import WorldSampler, move_likelihood, sample_world
 from cassino.rules import Rules, make_rules
 from cassino.state import State
 from cassino.view import view_of
@@ -66,11 +67,15 @@ def test_choice_depends_only_on_the_view(spec: str, preset: str) -> None:
 
 
 def _minimax(state: State, side: int) -> int:
-    """Plain minimax to the end of the hand: the side's points minus the best other side's."""
+    """Plain minimax to the end of the hand: the side's points minus the best other side's, and
+    a thousand more (or less) when the hand wins (or loses) the game."""
     if state.hand_over:
         assert state.result is not None
         points = state.result.points
-        return points[side] - max(p for s, p in enumerate(points) if s != side)
+        margin = points[side] - max(p for s, p in enumerate(points) if s != side)
+        if state.winner >= 0:
+            margin += 1000 if state.winner == side else -1000
+        return margin
     values = []
     for code in state.legal_codes():
         state.push(code)
@@ -109,6 +114,23 @@ def test_solver_equals_plain_minimax(preset: str) -> None:
             state.push(code)
             assert v == _minimax(state, side)
             state.pop()
+
+
+def test_solver_plays_to_win_the_game() -> None:
+    """Near the target the solver's values count the game won or lost, exactly as minimax does."""
+    rules = make_rules("classic")
+    decided = 0
+    for i, state in enumerate(_endgames(rules, range(30), cards_left=6)):
+        state.scores = ((17, 19), (19, 15), (20, 20))[i % 3]
+        side = rules.side_of(state.to_move)
+        value, scored = Solver().solve(state, side)
+        assert value == _minimax(state, side)
+        for code, v in scored:
+            state.push(code)
+            assert v == _minimax(state, side)
+            state.pop()
+        decided += abs(value) > 500
+    assert decided >= 10
 
 
 def test_solver_in_partnerships_matches_minimax() -> None:
@@ -260,3 +282,81 @@ def test_search_work_cap_bounds_the_worlds_searched() -> None:
     assert budget.last_work >= budget.work
     again = SearchPlayer(seed=1, worlds=500, work=int(3 * per_world))
     assert again.choose(view) == first and again.last_worlds == budget.last_worlds
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("royal", 2), ("classic", 3), ("classic", 4)])
+def test_deal_moves_rebuild_each_position_of_the_deal(preset: str, players: int) -> None:
+    """Replaying public play gives, for every other seat's move of this deal, exactly the table,
+    piles and hand sizes it was made in, and the cards it has played since (its hand then)."""
+    rules = make_rules(preset, players=players)
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(3):
+        state = Game(rules, seed=seed).state
+        before: list[tuple[int, State]] = []
+        while not state.hand_over:
+            view = view_of(state, state.to_move)
+            moves = deal_moves(view)
+            in_deal = [(i, s) for i, s in before if s.stock_pos == state.stock_pos and s.to_move != view.seat]
+            assert len(moves) == len(in_deal)
+            for move, (index, then) in zip(moves, in_deal, strict=True):
+                assert (move.seat, move.loose, move.builds) == (then.to_move, then.loose, then.builds)
+                assert move.captured == then.captured
+                assert move.hand_sizes == tuple(h.bit_count() for h in then.hands)
+                assert move.kept | state.hands[move.seat] == then.hands[move.seat]
+                assert (move.seat, move.code) == view.history[index]
+                checked += 1
+            before.append((len(view.history), state.copy()))
+            codes = state.legal_codes()
+            state.push(codes[rng.randrange(len(codes))])
+    assert checked >= 30
+
+
+def test_the_true_hands_explain_a_heuristic_opponents_play() -> None:
+    """Against the heuristic (the model), the hands it really held make its play certain, and a
+    hand with which it would rather have captured than trailed makes it less likely."""
+    rules = make_rules("classic")
+    hands = [_cards("2d 4d 6d 7d"), _cards("Jd Jh 6c 10c")]
+    table = _cards("5h 3c Qs Kd")
+    stock = cards_of(((1 << 52) - 1) & ~(hands[0] | hands[1] | table))
+    state = State(rules, dealer=0, to_move=1, hands=hands, loose=table, builds=(), stock=stock, captured=(0, 0))
+    state.push(decide(make_player("heuristic", 1), state))
+    assert state.history()[-1] & 3 == 0  # nothing to capture: it trailed
+    view = view_of(state, 0)
+    moves = deal_moves(view)
+    assert [m.seat for m in moves] == [1]
+    assert move_likelihood(view, moves, state.hands, 0.2, 0.05) == 1.0
+    # Had it held the 3 of spades it would have taken the 3 of clubs, not trailed.
+    other = list(state.hands)
+    other[1] = other[1] & ~_cards("Jh") | _cards("3s")
+    assert 0.05 <= move_likelihood(view, moves, tuple(other), 0.2, 0.05) < 1.0
+    assert move_likelihood(view, moves, tuple(other), 0.01, 0.05) == 0.05
+    played = state.history()[-1]
+    doubted = 0
+    for seed in range(40):
+        world = sample_world(view, random.Random(seed))
+        p = move_likelihood(view, moves, world.hands, 0.2, 0.05)
+        assert 0.05 <= p <= 1.0
+        if world.hands[1] & (RANK_MASKS[2] | RANK_MASKS[4]):
+            assert p < 1.0, cards_of(world.hands[1] | 1 << ((played >> 2) & 63))
+            doubted += 1
+    assert doubted >= 5
+
+
+def test_world_sampler_keeps_worlds_consistent_and_repeats_by_seed() -> None:
+    """Weighted worlds still match the view; the same seed draws the same worlds."""
+    game = Game(make_rules("classic"), seed=4)
+    heuristic = make_player("heuristic:endgame=0", 2)
+    drawn = 0
+    while not game.over and drawn < 40:
+        state = game.state
+        view = view_of(state, state.to_move)
+        game.push(decide(heuristic, state))
+        first = WorldSampler(view, random.Random(3))
+        second = WorldSampler(view, random.Random(3))
+        for _ in range(3):
+            world = first()
+            assert view_of(world, view.seat, view.history) == view
+            assert world.hands == second().hands
+            drawn += 1
+    assert drawn >= 40

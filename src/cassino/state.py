@@ -95,7 +95,7 @@ class State:
         self.to_move = to_move
         self.hands: tuple[CardMask, ...] = tuple(hands)
         self.loose = loose
-        self.builds: tuple[BuildTuple, ...] = _sorted_builds(builds)
+        self.builds: tuple[BuildTuple, ...] = sorted_builds(builds)
         self.stock: tuple[Card, ...] = tuple(stock)
         self.stock_pos = 0
         self.captured: tuple[CardMask, ...] = tuple(captured)
@@ -279,7 +279,7 @@ class State:
                     self.sweeps = (*self.sweeps, seat)
             else:
                 new = (taken | card_bit, (code >> 8) & 15, seat)
-                self.builds = _sorted_builds((*builds, new))
+                self.builds = sorted_builds((*builds, new))
         stock = self.stock
         pos = self.stock_pos
         if self.rules.draw and pos < len(stock):
@@ -379,9 +379,9 @@ class State:
         return f"<State to_move={self.to_move} table=({table}; {builds}) hands=({hands}) stock={len(self.remaining_stock)}>"
 
 
-def _sorted_builds(builds: Iterable[BuildTuple]) -> tuple[BuildTuple, ...]:
+def sorted_builds(builds: Iterable[BuildTuple]) -> tuple[BuildTuple, ...]:
     """Builds in canonical order: by their lowest card."""
     return tuple(sorted(builds, key=lambda b: b[0] & -b[0]))
 
 
-__all__ = ["BUILD", "CAPTURE", "TRAIL", "BuildTuple", "State", "deal_order"]
+__all__ = ["BUILD", "CAPTURE", "TRAIL", "BuildTuple", "State", "deal_order", "sorted_builds"]

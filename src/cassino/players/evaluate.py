@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb
+from typing import NamedTuple
 
 from ..cards import ACES_MASK, BIG_CASINO, FULL_DECK, JACK_OF_SPADES, LITTLE_CASINO, RANK_MASKS, SPADES_MASK, CardMask
 from ..moves import CAPTURE, MoveCode
 from ..partition import UP_TO, card_sets
 from ..rules import Rules
+from ..state import sorted_builds
 from ..view import View
 
 _NUMERAL = {False: UP_TO[10], True: UP_TO[13]}
@@ -194,22 +196,38 @@ def capturing_ranks(rules: Rules, loose: CardMask, builds: tuple[tuple[int, int,
     return out
 
 
-def passed_over(view: View) -> dict[int, CardMask]:
-    """For each other seat, the ranks it most likely lacks: those that could have captured something
-    when it trailed in this deal (most players capture when they can). Public inference only: the
-    hand's history is replayed from its first table. Empty under ``draw`` (hands change every move)."""
+class DealMove(NamedTuple):
+    """A move another seat made in the current deal, with the public position it was made in."""
+
+    seat: int
+    code: MoveCode
+    loose: CardMask
+    builds: tuple[tuple[int, int, int], ...]
+    captured: tuple[CardMask, ...]
+    hand_sizes: tuple[int, ...]
+    kept: CardMask
+    """The cards this seat played from this move on: with its hand now, its hand then."""
+
+
+def deal_moves(view: View) -> list[DealMove]:
+    """The moves the other seats made in the current deal, each in the position it was made in.
+
+    Public inference only: the hand's history is replayed from its first table (every card ever
+    seen is either in this seat's hand, on that first table or played since). Empty under ``draw``
+    (hands change every move) or when the history does not lead to the table on view."""
     rules = view.rules
     if rules.draw or not view.history:
-        return {}
+        return []
     played = 0
     for _seat, code in view.history:
         played |= 1 << ((code >> 2) & 63)
-    # Every card ever on the table this hand: seen, and not in this seat's hand.
     ever = FULL_DECK & ~view.unseen & ~view.hand
     loose: CardMask = ever & ~played
     builds: tuple[tuple[int, int, int], ...] = ()
+    captured = [0] * rules.players
     # The moves each seat made in the current deal: a deal gives everyone four cards.
     left = {s: 4 - view.hand_sizes[s] for s in range(rules.players)}
+    first = len(view.history)
     counted = dict.fromkeys(range(rules.players), 0)
     current = [False] * len(view.history)
     for i in range(len(view.history) - 1, -1, -1):
@@ -217,11 +235,34 @@ def passed_over(view: View) -> dict[int, CardMask]:
         if counted[s] < left[s]:
             counted[s] += 1
             current[i] = True
-    out: dict[int, CardMask] = {}
+            first = i
+    sizes = list(view.hand_sizes)
+    for seat, _code in view.history[first:]:
+        sizes[seat] += 1
+    out = []
     for i, (seat, code) in enumerate(view.history):
-        if current[i] and code & 3 == 0 and seat != view.seat:
-            out[seat] = out.get(seat, 0) | capturing_ranks(rules, loose, builds)
+        card_bit = 1 << ((code >> 2) & 63)
+        if current[i]:
+            if seat != view.seat:
+                later = 0
+                for s2, c2 in view.history[i:]:
+                    if s2 == seat:
+                        later |= 1 << ((c2 >> 2) & 63)
+                out.append(DealMove(seat, code, loose, sorted_builds(builds), tuple(captured), tuple(sizes), later))
+            sizes[seat] -= 1
+        if code & 3 == CAPTURE:
+            captured[seat] |= (code >> 12) | card_bit
         loose, builds = table_after(code, loose, builds, seat)
     if loose != view.loose or sorted(builds) != sorted(view.builds):
-        return {}
+        return []
+    return out
+
+
+def passed_over(view: View) -> dict[int, CardMask]:
+    """For each other seat, the ranks it most likely lacks: those that could have captured something
+    when it trailed in this deal (most players capture when they can)."""
+    out: dict[int, CardMask] = {}
+    for move in deal_moves(view):
+        if move.code & 3 == 0:
+            out[move.seat] = out.get(move.seat, 0) | capturing_ranks(view.rules, move.loose, move.builds)
     return out

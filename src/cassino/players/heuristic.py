@@ -18,6 +18,9 @@ from .solver import Solver, SolverBudgetExceeded, cards_known, world_of
 
 _SWEEP = 1.0
 
+PLAYER_WEIGHTS = (0.6, 0.9, 0.3, 0.25)
+"""The heuristic player's weights of risk, keep, follow and trail (what search models others by)."""
+
 
 def rate_moves(
     view: View,
@@ -80,11 +83,11 @@ class HeuristicPlayer:
     def __init__(
         self,
         seed: int | None = None,
-        risk: float = 0.6,
-        keep: float = 0.9,
-        follow: float = 0.3,
+        risk: float = PLAYER_WEIGHTS[0],
+        keep: float = PLAYER_WEIGHTS[1],
+        follow: float = PLAYER_WEIGHTS[2],
         endgame: int = 1,
-        trail: float = 0.25,
+        trail: float = PLAYER_WEIGHTS[3],
     ) -> None:
         self.trail = trail
         self.endgame = Solver(20_000) if endgame else None

@@ -1,9 +1,10 @@
 """The search player: determinized sampling over the worlds consistent with what its seat knows.
 
 Each sampled world deals the unseen cards to the other hands (sizes known) and the stock, keeping
-every build's owner holding a card that can take it (the rules guarantee they do). In each world
-every candidate move is played out to the end of the hand by a fast policy, or solved exactly once
-few moves remain; the move with the best average hand result is chosen. Where nothing is hidden
+every build's owner holding a card that can take it (the rules guarantee they do), and is kept in
+proportion to how likely the other seats' moves in this deal were with the hands it gives them
+(``worlds.WorldSampler``). In each world every candidate move is searched a few plies ahead within
+the deal, or solved exactly once few cards remain; the move with the best average result is chosen. Where nothing is hidden
 (2-player last deal: the unseen cards are the opponent's hand) it solves the one true world
 exactly. ``cheater`` is the same search handed the real position: a benchmark, not a player.
 """
@@ -15,7 +16,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import ACES_MASK, RANK_MASKS, CardMask, cards_of
 from ..moves import BUILD, CAPTURE, MoveCode
 from ..rules import Rules
 from ..state import State
@@ -24,52 +24,7 @@ from .base import register
 from .evaluate import card_worth, passed_over
 from .heuristic import rate_moves
 from .solver import Bounds, Solver, SolverBudgetExceeded, probe, store
-
-
-def sample_world(
-    view: View, rng: random.Random, unlikely: dict[int, CardMask] | None = None, doubt: float = 1.0
-) -> State:
-    """A full position consistent with ``view``: hidden cards dealt at random, build owners
-    holding a card of each build's value. A card of a seat's ``unlikely`` ranks (see
-    ``passed_over``) is dealt to that seat only with probability ``doubt``, when others remain."""
-    rules = view.rules
-    pool = cards_of(view.unseen)
-    rng.shuffle(pool)
-    hands = [0] * rules.players
-    hands[view.seat] = view.hand
-    room = list(view.hand_sizes)
-    room[view.seat] = 0
-    for _mask, value, owner in view.builds:
-        if owner == view.seat or room[owner] <= 0:
-            continue
-        kind = ACES_MASK if value == 14 else RANK_MASKS[value - 1]
-        if hands[owner] & kind:
-            continue
-        for i, c in enumerate(pool):
-            if kind >> c & 1:
-                hands[owner] |= 1 << c
-                room[owner] -= 1
-                pool.pop(i)
-                break
-    for seat in range(rules.players):
-        avoid = unlikely.get(seat, 0) if unlikely else 0
-        if avoid:
-            i = len(pool) - 1
-            while room[seat] > 0 and i >= 0:
-                c = pool[i]
-                if not avoid >> c & 1 or rng.random() < doubt:
-                    hands[seat] |= 1 << c
-                    room[seat] -= 1
-                    pool.pop(i)
-                i -= 1
-        while room[seat] > 0 and pool:
-            hands[seat] |= 1 << pool.pop()
-            room[seat] -= 1
-    return State(
-        rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=view.loose, builds=view.builds,
-        stock=pool, captured=view.captured, sweeps=view.sweeps, last_capturer=view.last_capturer,
-        scores=view.scores,
-    )  # fmt: skip
+from .worlds import WorldSampler, sample_world
 
 
 class DealSearch:
@@ -208,8 +163,12 @@ class SearchPlayer:
         prior: float = 0.0,
         doubt: float = 1.0,
         work: int = 20_000,
+        infer: float = 0.2,
+        floor: float = 0.05,
     ) -> None:
         self.work = int(work)
+        self.infer = float(infer)
+        self.floor = float(floor)
         self.doubt = float(doubt)
         self.horizon = float(horizon)
         self.cross_deals = bool(cross)
@@ -240,11 +199,15 @@ class SearchPlayer:
         rated = sorted(rate_moves(view), key=lambda rc: -rc[0])[: self.candidates]
         candidates = [c for _, c in rated]
         ratings = {c: r for r, c in rated}
-        unlikely = passed_over(view) if self.doubt < 1.0 else None
-        return self._sample(
-            lambda: sample_world(view, self.rng, unlikely, self.doubt), candidates, side, view.rules, ratings,
-            spent=spent,
-        )  # fmt: skip
+        make_world: Callable[[], State]
+        if self.doubt < 1.0:
+            unlikely = passed_over(view)
+            make_world = lambda: sample_world(view, self.rng, unlikely, self.doubt)  # noqa: E731
+        elif self.infer > 0:
+            make_world = WorldSampler(view, self.rng, self.infer, self.floor)
+        else:
+            make_world = lambda: sample_world(view, self.rng)  # noqa: E731
+        return self._sample(make_world, candidates, side, view.rules, ratings, spent=spent)
 
     def _known(self, view: View) -> bool:
         """True when the hidden cards are exactly one other player's hand (nothing to sample)."""

@@ -4,7 +4,9 @@ transposition table.
 In 2-player play the last deal is fully known by counting cards (the unseen cards are exactly the
 opponent's hand), so the solver plays it perfectly; search players also use it inside each world
 they sample. The value of a position is the solver's side's hand points minus the best other
-side's (the other sides are assumed to play against it, which is exact with two sides).
+side's (the other sides are assumed to play against it, which is exact with two sides), plus
+``GAME_WON`` when the hand ends the game in its favour (minus it when another side wins): a player
+one point from the target takes the sure point over a bigger but riskier margin.
 """
 
 from __future__ import annotations
@@ -39,10 +41,17 @@ class SolverBudgetExceeded(Exception):  # noqa: N818 (a signal, not an error)
     """The search visited more positions than it was allowed."""
 
 
+GAME_WON = 1000
+"""What deciding the game is worth, beyond any hand's margin of points."""
+
+
 def _value(state: State, side: int) -> int:
     assert state.result is not None
     points = state.result.points
-    return points[side] - max(p for s, p in enumerate(points) if s != side)
+    margin = points[side] - max(p for s, p in enumerate(points) if s != side)
+    if state.winner < 0:
+        return margin
+    return margin + (GAME_WON if state.winner == side else -GAME_WON)
 
 
 Bounds = dict[tuple[object, ...], tuple[float, int]]
