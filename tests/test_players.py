@@ -107,13 +107,19 @@ def test_solver_equals_plain_minimax(preset: str) -> None:
     positions = _endgames(rules, range(25), cards_left=6)
     assert len(positions) >= 20
     for state in positions:
-        side = rules.side_of(state.to_move)
-        value, scored = Solver().solve(state, side)
-        assert value == _minimax(state, side)
-        for code, v in scored:
-            state.push(code)
-            assert v == _minimax(state, side)
-            state.pop()
+        _check_solver(state)
+
+
+def _check_solver(state: State) -> int:
+    """The solver's value of ``state`` and of each move equal minimax's; returns the value."""
+    side = state.rules.side_of(state.to_move)
+    value, scored = Solver().solve(state, side)
+    assert value == _minimax(state, side)
+    for code, v in scored:
+        state.push(code)
+        assert v == _minimax(state, side)
+        state.pop()
+    return value
 
 
 def test_solver_plays_to_win_the_game() -> None:
@@ -122,14 +128,7 @@ def test_solver_plays_to_win_the_game() -> None:
     decided = 0
     for i, state in enumerate(_endgames(rules, range(30), cards_left=6)):
         state.scores = ((17, 19), (19, 15), (20, 20))[i % 3]
-        side = rules.side_of(state.to_move)
-        value, scored = Solver().solve(state, side)
-        assert value == _minimax(state, side)
-        for code, v in scored:
-            state.push(code)
-            assert v == _minimax(state, side)
-            state.pop()
-        decided += abs(value) > 500
+        decided += abs(_check_solver(state)) > 500
     assert decided >= 10
 
 
