@@ -226,30 +226,28 @@ def deal_moves(view: View) -> list[DealMove]:
     builds: tuple[tuple[int, int, int], ...] = ()
     captured = [0] * rules.players
     # The moves each seat made in the current deal: a deal gives everyone four cards.
+    # Walking back from now, they also give each seat's hand size and played cards at the deal's start.
     left = {s: 4 - view.hand_sizes[s] for s in range(rules.players)}
-    first = len(view.history)
-    counted = dict.fromkeys(range(rules.players), 0)
+    sizes = list(view.hand_sizes)
+    kept = [0] * rules.players
     current = [False] * len(view.history)
     for i in range(len(view.history) - 1, -1, -1):
-        s = view.history[i][0]
-        if counted[s] < left[s]:
-            counted[s] += 1
+        s, code = view.history[i]
+        if left[s]:
+            left[s] -= 1
             current[i] = True
-            first = i
-    sizes = list(view.hand_sizes)
-    for seat, _code in view.history[first:]:
-        sizes[seat] += 1
+            sizes[s] += 1
+            kept[s] |= 1 << ((code >> 2) & 63)
     out = []
     for i, (seat, code) in enumerate(view.history):
         card_bit = 1 << ((code >> 2) & 63)
         if current[i]:
             if seat != view.seat:
-                later = 0
-                for s2, c2 in view.history[i:]:
-                    if s2 == seat:
-                        later |= 1 << ((c2 >> 2) & 63)
-                out.append(DealMove(seat, code, loose, sorted_builds(builds), tuple(captured), tuple(sizes), later))
+                out.append(
+                    DealMove(seat, code, loose, sorted_builds(builds), tuple(captured), tuple(sizes), kept[seat])
+                )
             sizes[seat] -= 1
+            kept[seat] &= ~card_bit
         if code & 3 == CAPTURE:
             captured[seat] |= (code >> 12) | card_bit
         loose, builds = table_after(code, loose, builds, seat)

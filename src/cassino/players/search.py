@@ -4,9 +4,9 @@ Each sampled world deals the unseen cards to the other hands (sizes known) and t
 every build's owner holding a card that can take it (the rules guarantee they do), and is kept in
 proportion to how likely the other seats' moves in this deal were with the hands it gives them
 (``worlds.WorldSampler``). In each world every candidate move is searched a few plies ahead within
-the deal, or solved exactly once few cards remain; the move with the best average result is chosen. Where nothing is hidden
-(2-player last deal: the unseen cards are the opponent's hand) it solves the one true world
-exactly. ``cheater`` is the same search handed the real position: a benchmark, not a player.
+the deal, or solved exactly once few cards remain; the move with the best average result is
+chosen. Where nothing is hidden (2-player last deal: the unseen cards are the opponent's hand) it
+solves the one true world exactly. ``cheater`` is the same search handed the real position: a benchmark, not a player.
 """
 
 from __future__ import annotations

@@ -128,7 +128,6 @@ class WorldSampler:
         self.tries = tries
         self.moves = deal_moves(view)
         self.cache: dict[tuple[int, CardMask], float] = {}
-        self.drawn = 0
 
     def __call__(self) -> State:
         """One world; without moves to read, a plain uniform draw."""
@@ -138,7 +137,6 @@ class WorldSampler:
         best_p = -1.0
         for _ in range(self.tries):
             world = sample_world(self.view, self.rng)
-            self.drawn += 1
             p = move_likelihood(self.view, self.moves, world.hands, self.temperature, self.floor, self.cache)
             if self.rng.random() < p:
                 return world
