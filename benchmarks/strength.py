@@ -4,15 +4,21 @@ Whole games to 21 hide a lot in the luck of the deal; the points of single hands
 separate two players with far fewer games. Reports each side's mean points per scoring item and the
 mean difference per hand with its standard error.
 
-    python benchmarks/strength.py search heuristic --deals 150 [--preset royal] [--workers 2]
+    python benchmarks/strength.py search heuristic --deals 150 [--first 0] [--preset royal] [--workers 2]
+
+Deal ``d`` is the same deck and the same player seeds in every run, so two runs over the same deals
+can be compared deal by deal: ``--save FILE`` keeps each deal's result, and ``--against FILE``
+reports the mean gain per hand over a saved run on the deals both played, with its standard error.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from collections import Counter
 from multiprocessing import Pool
+from pathlib import Path
 
 from cassino.game import shuffled_deck
 from cassino.players.base import decide, make_player
@@ -21,10 +27,12 @@ from cassino.state import State
 
 
 def play_deal(job: tuple[str, str, str, int]) -> Counter[str]:
-    """One deal in both seatings: per-item points of A and B, and the sum of squared differences."""
+    """One deal in both seatings: per-item points of A and B, and the squared differences of each
+    hand and of the deal (its two hands' sum)."""
     a_spec, b_spec, preset, deal = job
     rules = make_rules(preset)
     out: Counter[str] = Counter()
+    deal_diff = 0
     for a_seat in (0, 1):
         deck = shuffled_deck(random.Random(deal))
         a, b = make_player(a_spec, seed=7 * deal + a_seat), make_player(b_spec, seed=7 * deal + a_seat + 3)
@@ -40,6 +48,9 @@ def play_deal(job: tuple[str, str, str, int]) -> Counter[str]:
             out[f"{tag} total"] += result.points[side]
         diff = result.points[a_seat] - result.points[1 - a_seat]
         out["squares"] += diff * diff
+        deal_diff += diff
+    out["deal squares"] += deal_diff * deal_diff
+    out["deal difference"] = deal_diff
     return out
 
 
@@ -48,21 +59,42 @@ def main() -> None:
     parser.add_argument("a")
     parser.add_argument("b")
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="the first deal's number")
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--save", help="write each deal's points difference (both hands) to this JSON file")
+    parser.add_argument("--against", help="compare deal by deal with a file written by --save")
     args = parser.parse_args()
-    jobs = [(args.a, args.b, args.preset, deal) for deal in range(args.deals)]
+    jobs = [(args.a, args.b, args.preset, deal) for deal in range(args.first, args.first + args.deals)]
     total: Counter[str] = Counter()
+    by_deal_result: dict[int, int] = {}
     with Pool(args.workers) as pool:
-        for part in pool.imap_unordered(play_deal, jobs):
+        for (_a, _b, _preset, deal), part in zip(jobs, pool.imap(play_deal, jobs), strict=True):
+            by_deal_result[deal] = part.pop("deal difference")
             total.update(part)
     hands = 2 * args.deals
     mean = (total["A total"] - total["B total"]) / hands
     error = ((total["squares"] / hands - mean * mean) / hands) ** 0.5
-    print(f"{args.a} vs {args.b}, {args.preset}: {hands} hands on {args.deals} deals")
-    print(f"difference per hand: {mean:+.3f} ± {error:.3f} (one standard error)")
-    for key in sorted(k for k in total if k != "squares"):
+    by_deal = ((total["deal squares"] / 4 / args.deals - mean * mean) / args.deals) ** 0.5
+    print(f"{args.a} vs {args.b}, {args.preset}: {hands} hands on {args.deals} deals from deal {args.first}")
+    print(f"difference per hand: {mean:+.3f} ± {error:.3f} (one standard error over hands; {by_deal:.3f} over deals)")
+    for key in sorted(k for k in total if "squares" not in k):
         print(f"  {key:22s} {total[key] / hands:6.3f}")
+    if args.save:
+        Path(args.save).write_text(json.dumps(by_deal_result))
+    if args.against:
+        compare(by_deal_result, {int(k): v for k, v in json.loads(Path(args.against).read_text()).items()})
+
+
+def compare(now: dict[int, int], before: dict[int, int]) -> None:
+    """The mean gain per hand of this run over an earlier one, deal by deal, with its standard error."""
+    shared = sorted(now.keys() & before.keys())
+    if len(shared) < 2:
+        raise SystemExit("strength: the saved run shares fewer than two deals with this one")
+    gains = [(now[d] - before[d]) / 2 for d in shared]
+    mean = sum(gains) / len(gains)
+    error = (sum((g - mean) ** 2 for g in gains) / len(gains) / len(gains)) ** 0.5
+    print(f"against the saved run, deal by deal over {len(shared)} deals: {mean:+.3f} ± {error:.3f} a hand")
 
 
 if __name__ == "__main__":
