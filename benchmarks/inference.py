@@ -15,9 +15,12 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
+from functools import partial
 
 from cassino.game import shuffled_deck
 from cassino.players.base import decide, make_player
+from cassino.players.evaluate import deal_moves
 from cassino.players.worlds import WorldSampler, sample_world
 from cassino.rules import make_rules
 from cassino.state import State
@@ -37,7 +40,7 @@ def positions(deals: int) -> list[tuple[View, int]]:
         while not state.hand_over:
             if state.to_move == 0 and state.remaining_stock and state.hands[1]:
                 view = view_of(state, 0)
-                if WorldSampler(view, random.Random(0)).moves:
+                if deal_moves(view):
                     out.append((view, state.hands[1]))
             state.push(decide(players[state.to_move], state))
     return out
@@ -51,22 +54,29 @@ def main() -> None:
     cases = positions(args.deals)
     held = sum(hand.bit_count() for _, hand in cases) / len(cases)
     print(f"{len(cases)} positions; seat 1 holds {held:.2f} cards on average")
-    uniform = 0.0
-    for view, hand in cases:
-        rng = random.Random(1)
-        uniform += sum((sample_world(view, rng).hands[1] & hand).bit_count() for _ in range(args.worlds))
-    print(f"uniform worlds: {uniform / args.worlds / len(cases):.3f} true cards in the sampled hand")
+    samplers: list[tuple[str, Callable[[View], Callable[[], State]]]] = [
+        ("uniform worlds", lambda view: partial(sample_world, view, random.Random(1)))
+    ]
     for temperature, floor, tries in SAMPLERS:
+        samplers.append(
+            (
+                f"model at temperature {temperature}, floor {floor}, {tries} tries",
+                partial(_model, temperature=temperature, floor=floor, tries=tries),
+            )
+        )
+    for label, make in samplers:
         found = 0
         start = time.perf_counter()
         for view, hand in cases:
-            draw = WorldSampler(view, random.Random(1), temperature, floor, tries)
+            draw = make(view)
             found += sum((draw().hands[1] & hand).bit_count() for _ in range(args.worlds))
         per_world = (time.perf_counter() - start) / args.worlds / len(cases)
-        print(
-            f"model at temperature {temperature}, floor {floor}, {tries} tries: "
-            f"{found / args.worlds / len(cases):.3f} true cards ({per_world * 1000:.2f} ms a world)"
-        )
+        print(f"{label}: {found / args.worlds / len(cases):.3f} true cards ({per_world * 1000:.2f} ms a world)")
+
+
+def _model(view: View, temperature: float, floor: float, tries: int) -> WorldSampler:
+    """The opponent model's sampler for one position, seeded as the uniform draws are."""
+    return WorldSampler(view, random.Random(1), temperature, floor, tries)
 
 
 if __name__ == "__main__":

@@ -27,8 +27,8 @@ from cassino.state import State
 
 
 def play_deal(job: tuple[str, str, str, int]) -> Counter[str]:
-    """One deal in both seatings: per-item points of A and B, and the squared differences of each
-    hand and of the deal (its two hands' sum)."""
+    """One deal in both seatings: per-item points of A and B, the squared difference of each hand,
+    and the deal's difference (its two hands' sum)."""
     a_spec, b_spec, preset, deal = job
     rules = make_rules(preset)
     out: Counter[str] = Counter()
@@ -49,7 +49,6 @@ def play_deal(job: tuple[str, str, str, int]) -> Counter[str]:
         diff = result.points[a_seat] - result.points[1 - a_seat]
         out["squares"] += diff * diff
         deal_diff += diff
-    out["deal squares"] += deal_diff * deal_diff
     out["deal difference"] = deal_diff
     return out
 
@@ -75,10 +74,10 @@ def main() -> None:
     hands = 2 * args.deals
     mean = (total["A total"] - total["B total"]) / hands
     error = ((total["squares"] / hands - mean * mean) / hands) ** 0.5
-    by_deal = ((total["deal squares"] / 4 / args.deals - mean * mean) / args.deals) ** 0.5
+    _, by_deal = mean_and_error([d / 2 for d in by_deal_result.values()])
     print(f"{args.a} vs {args.b}, {args.preset}: {hands} hands on {args.deals} deals from deal {args.first}")
     print(f"difference per hand: {mean:+.3f} ± {error:.3f} (one standard error over hands; {by_deal:.3f} over deals)")
-    for key in sorted(k for k in total if "squares" not in k):
+    for key in sorted(k for k in total if k != "squares"):
         print(f"  {key:22s} {total[key] / hands:6.3f}")
     if args.save:
         Path(args.save).write_text(json.dumps(by_deal_result))
@@ -91,10 +90,14 @@ def compare(now: dict[int, int], before: dict[int, int]) -> None:
     shared = sorted(now.keys() & before.keys())
     if len(shared) < 2:
         raise SystemExit("strength: the saved run shares fewer than two deals with this one")
-    gains = [(now[d] - before[d]) / 2 for d in shared]
-    mean = sum(gains) / len(gains)
-    error = (sum((g - mean) ** 2 for g in gains) / len(gains) / len(gains)) ** 0.5
+    mean, error = mean_and_error([(now[d] - before[d]) / 2 for d in shared])
     print(f"against the saved run, deal by deal over {len(shared)} deals: {mean:+.3f} ± {error:.3f} a hand")
+
+
+def mean_and_error(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error."""
+    mean = sum(values) / len(values)
+    return mean, (sum((v - mean) ** 2 for v in values) / len(values) / len(values)) ** 0.5
 
 
 if __name__ == "__main__":

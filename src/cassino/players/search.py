@@ -6,7 +6,8 @@ proportion to how likely the other seats' moves in this deal were with the hands
 (``worlds.WorldSampler``). In each world every candidate move is searched a few plies ahead within
 the deal, or solved exactly once few cards remain; the move with the best average result is
 chosen. Where nothing is hidden (2-player last deal: the unseen cards are the opponent's hand) it
-solves the one true world exactly. ``cheater`` is the same search handed the real position: a benchmark, not a player.
+solves the one true world exactly. ``cheater`` is the same search handed the real position: a
+benchmark, not a player.
 """
 
 from __future__ import annotations
