@@ -89,6 +89,10 @@ async def seat_client(
                 if seat == 0:
                     tally.finished += 1
                 return
+            if msg.get("phase") == "count":  # a hand is over: the next starts when both press next
+                if seat in msg["waiting_for"]:
+                    await ws.send(json.dumps({"type": "next"}))
+                continue
             if msg["to_move"] == seat and sent_at is None and msg["legal"]:
                 if think:
                     await asyncio.sleep(rng.expovariate(1 / think))
@@ -104,6 +108,11 @@ async def run(url: str, games: int, think: float, target: int, seed: int) -> tup
     body = {"options": {"target": target}, "seats": [{"kind": "human"}, {"kind": "human"}]}
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         made = [(await http.post("/api/games", json=body)).json() for _ in range(games)]
+        for g in made:  # the creator holds the first seat; the second is claimed by its invitation
+            for s in g["seats"]:
+                if "invite" in s:
+                    claimed = (await http.post(f"/api/games/{g['game']}/claim", json={"invite": s["invite"]})).json()
+                    s["token"] = claimed["token"]
         tally = Tally()
         start = time.perf_counter()
         await asyncio.gather(

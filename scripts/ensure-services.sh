@@ -3,6 +3,8 @@
 # Playwright) and a private PostgreSQL server on a free local port. Installs what is missing
 # (apt-get, needs root), starts the server if it is not running, and prints the variables to use:
 #   eval "$(scripts/ensure-services.sh)"     # sets CASSINO_TEST_POSTGRES
+# It also fetches axe-core (the accessibility checker the browser tests inject) from the npm registry
+# into .cache/npm, and prints CASSINO_AXE, the path of its built file.
 # Settings: CASSINO_PG_DIR (default /tmp/cassino-pg), CASSINO_PG_PORT (default 54329).
 set -euo pipefail
 pgdir="${CASSINO_PG_DIR:-/tmp/cassino-pg}"
@@ -14,6 +16,7 @@ bindir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || tru
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -n "$bindir" ] && [ -x "$bindir/initdb" ] || missing+=(postgresql)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     say "missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})"
@@ -50,4 +53,11 @@ if ! as_owner "$bindir/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc \
   as_owner "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres cassino_test
 fi
 say "PostgreSQL is up: postgresql://postgres@127.0.0.1:$port/cassino_test; Chromium: /usr/bin/chromium"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+axe="$root/.cache/npm/node_modules/axe-core/axe.min.js"
+if [ ! -f "$axe" ]; then
+  say "fetching axe-core from the npm registry into .cache/npm ..."
+  npm install --silent --no-audit --no-fund --prefix "$root/.cache/npm" axe-core@4.10 >&2
+fi
+echo "export CASSINO_AXE=$axe"
 echo "export CASSINO_TEST_POSTGRES=postgresql://postgres@127.0.0.1:$port/cassino_test"

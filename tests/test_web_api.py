@@ -1,5 +1,5 @@
-"""The web API and WebSocket: creating games, seats and tokens, checked moves with clear errors that
-change nothing, computer players, hints, the reveal of each deck, the record after the game."""
+"""The web API and WebSocket: creating games, seats, invitations and tokens, checked moves with clear
+errors that change nothing, computer players, hints, the reveal of each deck, the record after the game."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cassino.cli import main
 from cassino.web import create_app
 from cassino.web.fair import verify
-from web_support import replay
+from web_support import claim_seats, press_next_all, replay, service_seats
 
 
 @pytest.fixture
@@ -35,7 +35,8 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
 
 def two_people(client: TestClient, **body: Any) -> tuple[str, list[str]]:
     made = create(client, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}], **body)
-    return made["game"], [s["token"] for s in made["seats"]]
+    tokens = claim_seats(client, made)
+    return made["game"], [tokens[0], tokens[1]]
 
 
 def state(client: TestClient, game: str, token: str | None = None) -> dict[str, Any]:
@@ -45,15 +46,24 @@ def state(client: TestClient, game: str, token: str | None = None) -> dict[str, 
     return r.json()  # type: ignore[no-any-return]
 
 
-def test_create_returns_a_token_per_person_and_none_for_computer_players(client: TestClient) -> None:
+def test_create_returns_the_creators_token_an_invitation_per_other_person_and_none_for_bots(
+    client: TestClient,
+) -> None:
     made = create(client, players=3, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}])
     seats = made["seats"]
     assert [s["kind"] for s in seats] == ["human", "bot", "human"]
-    assert "token" not in seats[1] and len(seats[0]["token"]) == 32 and seats[0]["token"] != seats[2]["token"]
+    assert set(seats[0]) == {"seat", "kind", "name", "bot", "token", "link"} and len(seats[0]["token"]) == 32
+    assert set(seats[1]) == {"seat", "kind", "name", "bot"}
+    assert set(seats[2]) == {"seat", "kind", "name", "bot", "invite", "link"} and len(seats[2]["invite"]) == 32
     assert seats[0]["link"] == f"/#game={made['game']}&token={seats[0]['token']}"
-    assert made["spectate"] == f"/#game={made['game']}"
+    assert seats[2]["link"] == f"/#game={made['game']}&invite={seats[2]['invite']}"
+    assert made["spectate"] == f"/#game={made['game']}" and made["you"] == 0
+    assert made["listed"] is False and made["next_hand_after"] == 0
+    assert client.get("/api/games").json()["games"] == []  # two people: unlisted
+    alone = create(client, players=3, seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "human"}, {"kind": "bot"}])
+    assert [s.get("token") is not None for s in alone["seats"]] == [False, True, False] and alone["you"] == 1
     listed = client.get("/api/games").json()["games"]
-    assert [g["game"] for g in listed] == [made["game"]] and "token" not in str(listed)
+    assert [g["game"] for g in listed] == [alone["game"]] and "token" not in str(listed)
 
 
 def test_seat_and_spectator_payloads(client: TestClient) -> None:
@@ -128,6 +138,10 @@ def play_out(client: TestClient, game: str, tokens: list[str], rng: random.Rando
         public = state(client, game)
         if public["status"] == "over":
             return public
+        if public["phase"] == "count":
+            assert public["waiting_for"] == [0, 1] and public["ready"] == []
+            press_next_all(client, game, dict(enumerate(tokens)))
+            continue
         token = tokens[public["to_move"]]
         mine = state(client, game, token)
         move = rng.choice(mine["legal"])["move"]
@@ -181,7 +195,7 @@ def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None
         other.send_json({"type": "move", "move": first["legal"][0]["move"]})
         assert "seat 1's turn" in other.receive_json()["error"]
         ws.send_json({"type": "dance"})
-        assert "message type must be" in ws.receive_json()["error"]
+        assert ws.receive_json()["error"] == "message type must be 'move', 'next', 'undo', 'hint' or 'state'"
         ws.send_json({"type": "move", "move": first["legal"][0]["move"], "version": 0})
         after = ws.receive_json()
         assert after["version"] == 1 and after["moves"] == [{"seat": 1, "move": first["legal"][0]["move"]}]
@@ -193,6 +207,7 @@ def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None
             "type": "error",
             "status": 403,
             "error": f"this token opens no seat of game {game}",
+            "watch": f"/#game={game}",
         }
 
 
@@ -228,8 +243,10 @@ def test_card_images(client: TestClient) -> None:
 
 def test_config_and_page(client: TestClient) -> None:
     cfg = client.get("/api/config").json()
-    assert set(cfg["presets"]) == {"classic", "royal", "spade", "draw"}
-    assert cfg["presets"]["spade"]["target"] == 61 and "cheater" not in cfg["players"] and "greedy" in cfg["players"]
+    presets = {p["name"]: p["options"] for p in cfg["presets"]}
+    players = [p["name"] for p in cfg["players"]]
+    assert list(presets) == ["classic", "royal", "spade", "draw"]
+    assert presets["spade"]["target"] == 61 and "cheater" not in players and "greedy" in players
     assert {o["name"]: o["type"] for o in cfg["options"]}["court_capture"] == "choice"
     assert client.get("/").status_code == 200 and "<title>" in client.get("/").text
 
@@ -253,13 +270,19 @@ def test_payload_invariants(seed: int, moves: int, seats: tuple[int, bool]) -> N
     players, partnerships = seats
     store = Store("sqlite://")
     service = GameService(store, bot_delay=0)
-    live, tokens = service.create(
+    live, creator, invites = service.create(
         {"players": players, "partnerships": partnerships, "seats": [{"kind": "human"}] * players}
     )
+    assert list(creator) == [0] and sorted(invites) == list(range(1, players))
+    tokens = service_seats(service, live, creator, invites)
     rng = random.Random(seed)
     for _ in range(moves):
         if live.over:
             break
+        if live.counting:
+            for token in tokens.values():
+                service.press_next(live.id, token)
+            assert not live.counting
         seat = live.game.state.to_move
         service.play(live.id, tokens[seat], rng.choice(state_payload(live, seat)["legal"])["move"])
     state = live.game.state
@@ -275,6 +298,6 @@ def test_payload_invariants(seed: int, moves: int, seats: tuple[int, bool]) -> N
             assert "hand" not in p and "legal" not in p
             continue
         assert {parse_card(c) for c in mine} == set(cards_of(state.hands[seat]))
-        expected = sorted(str(m) for m in state.legal_moves()) if state.to_move == seat and not live.over else []
+        expected = sorted(str(m) for m in state.legal_moves()) if state.to_move == seat and live.phase == "play" else []
         assert sorted(m["move"] for m in p["legal"]) == expected
     store.close()

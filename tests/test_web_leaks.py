@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cassino.web import create_app
-from web_support import assert_no_leak, cards_in_text, hidden_by_version
+from web_support import assert_no_leak, cards_in_text, claim_seats, hidden_by_version
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 2, "options": {"target": 11}, "bots": {}},
@@ -33,9 +33,11 @@ def test_no_payload_holds_a_hidden_card(tmp_path: Path, config: dict[str, Any]) 
     sent: list[tuple[int | None, str]] = []  # (seat, raw payload) for every message received
     app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)
     with TestClient(app) as client:
-        made = client.post("/api/games", json=body).json()
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 201 and cards_in_text(r.text) == set()  # tokens and invitations name no card
+        made = r.json()
         game = made["game"]
-        tokens = {s["seat"]: s["token"] for s in made["seats"] if "token" in s}
+        tokens = claim_seats(client, made)
         sockets = {seat: client.websocket_connect(f"/api/games/{game}/ws?token={t}") for seat, t in tokens.items()}
         sockets_list: list[tuple[int | None, Any]] = [(seat, ws.__enter__()) for seat, ws in sockets.items()]
         spectator = client.websocket_connect(f"/api/games/{game}/ws")
@@ -47,6 +49,12 @@ def test_no_payload_holds_a_hidden_card(tmp_path: Path, config: dict[str, Any]) 
             public = r.json()
             if public["status"] == "over":
                 break
+            if public["phase"] == "count":
+                for presser, token in tokens.items():
+                    r = client.post(f"/api/games/{game}/next", headers={"x-cassino-token": token})
+                    assert r.status_code == 200, r.text
+                    sent.append((presser, r.text))
+                continue
             hand = public["hand_number"]
             assert client.get(f"/api/games/{game}/hands/{hand}").status_code == 403
             if hand > 1:
@@ -87,7 +95,12 @@ def test_no_payload_holds_a_hidden_card(tmp_path: Path, config: dict[str, Any]) 
         payload = json.loads(raw)
         assert payload["type"] == "state"
         index = seat if seat is not None else -1
-        assert_no_leak(raw, hidden[payload["version"]][index], seat)
+        # A finished hand's count names its cards: every one of them was played face up by its end,
+        # so that part is public once its hand is over; everything else is checked against the
+        # cards hidden in the hand being played.
+        finished = payload.pop("finished")
+        assert all(h["hand"] < payload["hand_number"] or payload["status"] == "over" for h in finished)
+        assert_no_leak(json.dumps(payload), hidden[payload["version"]][index], seat)
         if seat is not None:
             assert len(payload["hand"]) == payload["hand_sizes"][seat]
         checked += 1

@@ -29,9 +29,15 @@ def _wait(predicate: Any, what: str, limit: float = 60) -> None:
 
 
 def _human_move(url: str, game: str, token: str, rng: random.Random) -> None:
-    _wait(lambda: _state(url, game)["to_move"] in (0, None), "the computer player")
+    """The person's next move, or their press of next during the count between hands."""
+    _wait(lambda: _state(url, game)["to_move"] == 0 or _state(url, game)["phase"] != "play", "the computer player")
     mine = _state(url, game, token)
     if mine["status"] == "over":
+        return
+    if mine["phase"] == "count":
+        assert mine["waiting_for"] == [0] and mine["legal"] == []
+        r = httpx.post(f"{url}/api/games/{game}/next", headers={"x-cassino-token": token})
+        assert r.status_code == 200 and r.json()["phase"] == "play", r.text
         return
     move = rng.choice(mine["legal"])["move"]
     r = httpx.post(f"{url}/api/games/{game}/moves", json={"move": move}, headers={"x-cassino-token": token})
@@ -64,6 +70,7 @@ def test_sigkill_mid_game_then_restart_resumes_every_game(tmp_path: Path) -> Non
             _human_move(url, game, token, rng)
         _wait(lambda: _state(url, game)["to_move"] == 0, "the computer player")
         before = _state(url, game, token)
+        assert before["phase"] == "play" and before["ready"] == [] and before["next_deadline"] is None
         robots_seen = _state(url, robots)["version"]
         assert before["status"] == "playing" and robots_seen > 0
         server.kill()  # SIGKILL while the computer players of the second game are moving

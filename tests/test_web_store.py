@@ -13,7 +13,7 @@ import pytest
 from cassino.web.payloads import state_payload
 from cassino.web.service import GameService, ServiceError
 from cassino.web.store import HandRow, MoveRow, SeatRow, Store, StoreError, database_url
-from web_support import postgres_url
+from web_support import postgres_url, service_seats
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -48,9 +48,17 @@ def test_rows_round_trip_and_a_move_is_stored_once(store: Store) -> None:
 def test_a_fresh_service_rebuilds_games_from_the_database(store: Store) -> None:
     async def scenario() -> None:
         service = GameService(store, bot_delay=0)
-        live, tokens = service.create({"players": 3, "seats": [{"kind": "human"}] * 3, "options": {"target": 21}})
+        live, creator, invites = service.create(
+            {"players": 3, "seats": [{"kind": "human"}] * 3, "options": {"target": 21}}
+        )
+        tokens = service_seats(service, live, creator, invites)
         rng = random.Random(2)
-        for _ in range(60):
+        for ply in range(60):
+            if ply == 48:  # hand 1 is over: the count, until all three press next
+                assert live.phase == "count" and live.waiting_for == [0, 1, 2]
+                for token in tokens.values():
+                    service.press_next(live.id, token)
+            assert live.phase == "play"
             seat = live.game.state.to_move
             move = rng.choice(state_payload(live, seat)["legal"])["move"]
             service.play(live.id, tokens[seat], move)
@@ -61,8 +69,8 @@ def test_a_fresh_service_rebuilds_games_from_the_database(store: Store) -> None:
         assert await again.start() == 1
         rebuilt = again.get(live.id)
         assert rebuilt is not live and rebuilt.ply == 60 and len(rebuilt.hands) == len(live.hands) == 2
-        for seat in (0, 1, 2, None):
-            assert state_payload(rebuilt, seat) == state_payload(live, seat)
+        for who in (0, 1, 2, None):
+            assert state_payload(rebuilt, who) == state_payload(live, who)
         assert rebuilt.game.state == live.game.state
 
     asyncio.run(scenario())
@@ -95,7 +103,8 @@ def test_a_move_the_database_refuses_is_not_made(store: Store) -> None:
 
     async def scenario() -> None:
         service = GameService(store, bot_delay=0)
-        live, tokens = service.create({"seats": [{"kind": "human"}, {"kind": "human"}]})
+        live, creator, invites = service.create({"seats": [{"kind": "human"}, {"kind": "human"}]})
+        tokens = service_seats(service, live, creator, invites)
         seat = live.game.state.to_move
         move = state_payload(live, seat)["legal"][0]["move"]
         before = state_payload(live, seat)

@@ -168,5 +168,37 @@ def replay(hands: list[dict[str, Any]], rules_json: dict[str, Any]) -> Game:
     return game
 
 
+def claim_seats(client: Any, made: dict[str, Any]) -> dict[int, str]:
+    """Every person's seat token of a game just created through the API: the creator's from the
+    create response, the others' by claiming their invitations (each claim checked)."""
+    tokens: dict[int, str] = {}
+    for seat in made["seats"]:
+        if "token" in seat:
+            tokens[seat["seat"]] = seat["token"]
+        elif "invite" in seat:
+            r = client.post(f"/api/games/{made['game']}/claim", json={"invite": seat["invite"]})
+            assert r.status_code == 200, r.text
+            assert r.json()["seat"] == seat["seat"]
+            tokens[seat["seat"]] = r.json()["token"]
+    return tokens
+
+
+def service_seats(service: Any, live: Any, tokens: dict[int, str], invites: dict[int, str]) -> dict[int, str]:
+    """Every person's seat token of a game just made by ``GameService.create``, claiming invitations."""
+    out = dict(tokens)
+    for seat, code in invites.items():
+        claimed, token = service.claim(live.id, {"invite": code})
+        assert claimed == seat
+        out[seat] = token
+    return out
+
+
+def press_next_all(client: Any, game: str, tokens: dict[int, str]) -> None:
+    """Every person presses next (the count between hands), each press answered with the state."""
+    for token in tokens.values():
+        r = client.post(f"/api/games/{game}/next", headers={"x-cassino-token": token})
+        assert r.status_code == 200, r.text
+
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"

@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 CourtCapture = Literal["one", "all", "one_or_three"]
 TrailRestriction = Literal["none", "no_capturing_card", "no_rank_match"]
 Scoring = Literal["standard", "spade"]
 Tiebreak = Literal["higher_total", "count_out"]
 
-COURT_CAPTURES: tuple[str, ...] = ("one", "all", "one_or_three")
-TRAIL_RESTRICTIONS: tuple[str, ...] = ("none", "no_capturing_card", "no_rank_match")
-SCORINGS: tuple[str, ...] = ("standard", "spade")
-TIEBREAKS: tuple[str, ...] = ("higher_total", "count_out")
+COURT_CAPTURES: tuple[str, ...] = get_args(CourtCapture)
+TRAIL_RESTRICTIONS: tuple[str, ...] = get_args(TrailRestriction)
+SCORINGS: tuple[str, ...] = get_args(Scoring)
+TIEBREAKS: tuple[str, ...] = get_args(Tiebreak)
+
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
+"""How many may play (section 2)."""
+PARTNERSHIP_PLAYERS = 4
+"""Partnerships need exactly this many players (section 2)."""
 
 
 class RulesError(ValueError):
@@ -112,57 +117,156 @@ class Rules:
         return ", ".join([self.preset, seats, *extras])
 
 
-OPTION_NAMES: tuple[str, ...] = (
-    "royal",
-    "royal_ace_high",
-    "court_capture",
-    "sweeps",
-    "sweeps_cancel",
-    "capture_must_be_maximal",
-    "trail_restriction",
-    "owner_may_trail",
-    "raise_own_build",
-    "table_cards_may_raise",
-    "duplicate_value_builds",
-    "draw",
-    "scoring",
-    "target",
-    "tiebreak",
+OptionValue = bool | int | str
+"""The value of one option: a flag, a number (``target``) or a word of its choices."""
+OptionType = Literal["bool", "int", "choice"]
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A test on a rule set written as data, so the lobby can evaluate it without code per option:
+    every option in ``needs`` has that value, no option in ``needs_not`` has that value, and the
+    game has ``needs_sides`` sides (when given). The empty condition always holds."""
+
+    needs: tuple[tuple[str, OptionValue], ...] = ()
+    needs_not: tuple[tuple[str, OptionValue], ...] = ()
+    needs_sides: int | None = None
+
+    def holds(self, rules: Rules) -> bool:
+        """Whether the rule set meets the condition."""
+        return (
+            all(getattr(rules, name) == value for name, value in self.needs)
+            and not any(getattr(rules, name) == value for name, value in self.needs_not)
+            and (self.needs_sides is None or rules.sides == self.needs_sides)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``needs``, ``needs_not`` (objects) and ``needs_sides``, each only when it says something."""
+        out: dict[str, Any] = {}
+        if self.needs:
+            out["needs"] = dict(self.needs)
+        if self.needs_not:
+            out["needs_not"] = dict(self.needs_not)
+        if self.needs_sides is not None:
+            out["needs_sides"] = self.needs_sides
+        return out
+
+
+ALWAYS = Condition()
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A value of an option that is refused unless a condition holds (section 10, rejected
+    combinations); ``message`` is the RulesError text, ``{sides}`` filled in."""
+
+    value: OptionValue
+    unless: Condition
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of section 10 as data: its kind, choices and classic default (read from the
+    ``Rules`` field, so they are written once), the least number it takes, when it changes
+    anything at all, and which of its values are refused in which rule sets. Its English label
+    and description live in the web's ``lobby`` catalogue (keys ``option.NAME.label`` and
+    ``option.NAME.about``), the one home of option texts."""
+
+    name: str
+    type: OptionType
+    default: OptionValue
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    matters: Condition = ALWAYS
+    refused: tuple[Refusal, ...] = ()
+
+    def check(self, value: Any) -> None:
+        """Raise RulesError when a value is not of the option's kind."""
+        if self.type == "choice":
+            if value not in self.choices:
+                raise RulesError(f"{self.name} must be one of {', '.join(self.choices)}, got {value!r}")
+        elif self.type == "int":
+            if type(value) is not int or (self.minimum is not None and value < self.minimum):
+                raise RulesError(f"{self.name} must be a positive whole number of points, got {value!r}")
+        elif type(value) is not bool:
+            raise RulesError(f"{self.name} must be true or false, got {value!r}")
+
+
+_HINTS = get_type_hints(Rules)
+_DEFAULTS: dict[str, OptionValue] = {
+    f.name: f.default for f in dataclasses.fields(Rules) if isinstance(f.default, bool | int | str)
+}
+
+
+def _option(
+    name: str, *, minimum: int | None = None, matters: Condition = ALWAYS, refused: tuple[Refusal, ...] = ()
+) -> Option:
+    """The record of one option, its kind, choices and default taken from the ``Rules`` field."""
+    hint = _HINTS[name]
+    default = _DEFAULTS[name]
+    if get_origin(hint) is Literal:
+        return Option(name, "choice", default, get_args(hint), minimum, matters, refused)
+    return Option(name, "bool" if hint is bool else "int", default, (), minimum, matters, refused)
+
+
+OPTIONS: tuple[Option, ...] = (
+    _option("royal"),
+    _option("royal_ace_high", matters=Condition(needs=(("royal", True),))),
+    # Under royal values court cards are numbered and capture by value (5.3).
+    _option("court_capture", matters=Condition(needs=(("royal", False),))),
+    _option("sweeps"),
+    _option(
+        "sweeps_cancel",
+        matters=Condition(needs=(("sweeps", True),), needs_sides=2),
+        refused=(
+            Refusal(True, Condition(needs_sides=2), "sweeps_cancel needs exactly two sides, and this game has {sides}"),
+        ),
+    ),
+    _option("capture_must_be_maximal"),
+    _option("trail_restriction"),
+    _option("owner_may_trail"),
+    _option("raise_own_build"),
+    _option("table_cards_may_raise"),
+    _option("duplicate_value_builds"),
+    _option("draw"),
+    _option("scoring"),
+    _option("target", minimum=1),
+    # With spade scoring count_out is refused, so higher_total is the only choice left.
+    _option(
+        "tiebreak",
+        matters=Condition(needs_not=(("scoring", "spade"),)),
+        refused=(
+            Refusal(
+                "count_out",
+                Condition(needs_not=(("scoring", "spade"),)),
+                "tiebreak count_out counts the standard items one by one, so it cannot be used with spade scoring",
+            ),
+        ),
+    ),
 )
 """The options of RULES.md section 10, in that table's order (the order positions write them)."""
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "court_capture": COURT_CAPTURES,
-    "trail_restriction": TRAIL_RESTRICTIONS,
-    "scoring": SCORINGS,
-    "tiebreak": TIEBREAKS,
-}
+OPTION_NAMES: tuple[str, ...] = tuple(o.name for o in OPTIONS)
+"""The options' names, in the table's order."""
 
 
 def validate(rules: Rules) -> None:
     """Raise RulesError naming the first option that is wrong, or the rule a combination breaks."""
     if rules.preset not in _PRESET_OPTIONS:
         raise RulesError(f"unknown preset {rules.preset!r}: choose one of {', '.join(_PRESET_OPTIONS)}")
-    if type(rules.players) is not int or rules.players not in (2, 3, 4):
+    if type(rules.players) is not int or rules.players not in PLAYER_COUNTS:
         raise RulesError(f"players must be 2, 3 or 4, got {rules.players!r}")
-    for name in ("partnerships", *OPTION_NAMES):
-        value = getattr(rules, name)
-        if name in _CHOICES:
-            if value not in _CHOICES[name]:
-                raise RulesError(f"{name} must be one of {', '.join(_CHOICES[name])}, got {value!r}")
-        elif name == "target":
-            if type(value) is not int or value < 1:
-                raise RulesError(f"target must be a positive whole number of points, got {value!r}")
-        elif type(value) is not bool:
-            raise RulesError(f"{name} must be true or false, got {value!r}")
-    if rules.partnerships and rules.players != 4:
-        raise RulesError(f"partnerships need 4 players, not {rules.players}")
-    if rules.sweeps_cancel and rules.sides != 2:
-        raise RulesError(f"sweeps_cancel needs exactly two sides, and this game has {rules.sides}")
-    if rules.tiebreak == "count_out" and rules.scoring == "spade":
-        raise RulesError(
-            "tiebreak count_out counts the standard items one by one, so it cannot be used with spade scoring"
-        )
+    if type(rules.partnerships) is not bool:
+        raise RulesError(f"partnerships must be true or false, got {rules.partnerships!r}")
+    for option in OPTIONS:
+        option.check(getattr(rules, option.name))
+    if rules.partnerships and rules.players != PARTNERSHIP_PLAYERS:
+        raise RulesError(f"partnerships need {PARTNERSHIP_PLAYERS} players, not {rules.players}")
+    for option in OPTIONS:
+        for refusal in option.refused:
+            if getattr(rules, option.name) == refusal.value and not refusal.unless.holds(rules):
+                raise RulesError(refusal.message.format(sides=rules.sides))
 
 
 _PRESET_OPTIONS: dict[str, dict[str, Any]] = {

@@ -1,15 +1,19 @@
 """Scoring a hand (RULES.md section 8) and deciding the game (section 9).
 
-A hand's score is kept as an ordered list of items (who scored what, in count-out order), so the
-per-side totals, the breakdown shown to players and the count-out tie-break all read one list.
+A hand is counted once, as every item of the scoring table in count-out order, scored or not
+(``count_hand``: a tie or a card nobody took is an item for nobody). The scored items of that count
+are the hand's score, so the per-side totals, the breakdown shown to players, the count shown
+after a hand and the count-out tie-break all read one list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
-from .cards import ACE, BIG_CASINO, JACK_OF_SPADES, LITTLE_CASINO, SPADES_MASK, CardMask
+from .cards import ACE, BIG_CASINO, JACK_OF_SPADES, LITTLE_CASINO, SPADES, SPADES_MASK, Card, CardMask
 from .rules import Rules
 
 ACES_COUNT_OUT_ORDER = (ACE * 4 + 3, ACE * 4 + 0, ACE * 4 + 2, ACE * 4 + 1)
@@ -27,6 +31,64 @@ CATEGORIES_SPADE: tuple[str, ...] = (
 )
 
 
+POINTS: dict[str, int] = {
+    "cards": 3,
+    "spades": 1,
+    "big_casino": 2,
+    "little_casino": 1,
+    "ace": 1,
+    "spade": 1,
+    "jack_of_spades": 1,
+    "sweep": 1,
+}
+"""What each item of the count is worth (tables of 8.2 and 8.3): ``spades`` is most spades
+(standard scoring), ``spade`` each single spade (spade scoring)."""
+
+_CATEGORY: dict[str, str] = {
+    "cards": "cards",
+    "spades": "spades",
+    "big_casino": "big casino",
+    "little_casino": "little casino",
+    "ace": "aces",
+    "spade": "spades",
+    "jack_of_spades": "jack of spades",
+    "sweep": "sweeps",
+}
+"""The breakdown category each item of the count adds to."""
+
+CARD_ITEMS: dict[str, tuple[tuple[str, Card], ...]] = {
+    "standard": (
+        ("big_casino", BIG_CASINO),
+        ("little_casino", LITTLE_CASINO),
+        *(("ace", ace) for ace in ACES_COUNT_OUT_ORDER),
+    ),
+    "spade": (
+        ("big_casino", BIG_CASINO),
+        *(("ace", ace) for ace in ACES_COUNT_OUT_ORDER),
+        *(("spade", rank * 4 + SPADES) for rank in range(13)),
+        ("little_casino", LITTLE_CASINO),
+        ("jack_of_spades", JACK_OF_SPADES),
+    ),
+}
+"""The one-card items of each scoring in count-out order; they follow most cards (and, in
+standard scoring, most spades) and precede the sweeps."""
+
+
+class CountItem(NamedTuple):
+    """One item of the count after a hand, scored or not, so that a tie or a card nobody took can
+    be shown too: ``side`` is who scored it (-1: a tie, or nobody), ``points`` what it brought (0
+    for nobody), ``card`` the card of a one-card item, ``seat`` the seat that made a sweep and
+    ``counts`` what each side took, for most cards and most spades. (A named tuple: every hand
+    end, in search too, makes a dozen.)"""
+
+    item: str
+    side: int
+    points: int
+    card: Card | None = None
+    seat: int | None = None
+    counts: tuple[int, ...] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreItem:
     """One scoring item: its category, the side that scored it, and its points."""
@@ -38,7 +100,8 @@ class ScoreItem:
 
 @dataclass(frozen=True, slots=True)
 class HandScore:
-    """The outcome of one hand: the items in count-out order and what each side took."""
+    """The outcome of one hand: the scored items in count-out order, what each side took, and the
+    whole count (``count_hand``, unscored items too)."""
 
     items: tuple[ScoreItem, ...]
     points: tuple[int, ...]
@@ -46,6 +109,7 @@ class HandScore:
     spades: tuple[int, ...]
     sweeps_made: tuple[int, ...]
     categories: tuple[str, ...]
+    count: tuple[CountItem, ...] = ()
 
     def breakdown(self, side: int) -> dict[str, int]:
         """Points per category for one side (every category present, zero included)."""
@@ -58,7 +122,8 @@ class HandScore:
     @property
     def checksum(self) -> int:
         """The points scored without sweeps: 11 (8 on a cards tie, 10/7 on a spades tie) in
-        standard scoring, 24 (21) in spade scoring, 0 when nobody captured."""
+        standard scoring, 24 (21) in spade scoring, 0 when nobody captured (``expected_checksum``
+        gives the value a hand should have)."""
         return sum(i.points for i in self.items if i.category != "sweeps")
 
 
@@ -84,58 +149,98 @@ def _owner(piles: Sequence[CardMask], card: int) -> int:
     return -1
 
 
-def scored_sweeps(rules: Rules, sweeps: Sequence[int]) -> list[int]:
-    """The sides of the sweeps that score, in the order made (after cancelling, if on)."""
+def _sweeps_scoring(rules: Rules, sweeps: Sequence[int]) -> list[bool]:
+    """For each sweep made, in order, whether it scores: none without ``sweeps``; with
+    ``sweeps_cancel`` only the surplus of the side with more, its earliest ones (section 9)."""
     if not rules.sweeps:
-        return []
-    sides = [rules.side_of(seat) for seat in sweeps]
+        return [False] * len(sweeps)
     if not rules.sweeps_cancel:
-        return sides
+        return [True] * len(sweeps)
+    sides = [rules.side_of(seat) for seat in sweeps]
     made = [sides.count(0), sides.count(1)]
     if made[0] == made[1]:
-        return []
+        return [False] * len(sweeps)
     winner = 0 if made[0] > made[1] else 1
     keep = made[winner] - made[1 - winner]
-    return [winner] * keep
+    out = []
+    for side in sides:
+        scores = side == winner and keep > 0
+        keep -= scores
+        out.append(scores)
+    return out
+
+
+def scored_sweeps(rules: Rules, sweeps: Sequence[int]) -> list[int]:
+    """The sides of the sweeps that score, in the order made (after cancelling, if on)."""
+    return [rules.side_of(seat) for seat, scores in zip(sweeps, _sweeps_scoring(rules, sweeps), strict=True) if scores]
+
+
+def count_hand(rules: Rules, captured: Sequence[CardMask], sweeps: Sequence[int]) -> tuple[CountItem, ...]:
+    """Every item of the scoring table for a finished hand, in count-out order (section 9; spade
+    scoring in the order of its table, 8.3), the aces in the order As Ac Ah Ad, and one item per
+    sweep made; items nobody scored are there with side -1 and no points."""
+    return _count(rules, side_piles(rules, captured), sweeps)
+
+
+def _count(rules: Rules, piles: Sequence[CardMask], sweeps: Sequence[int]) -> tuple[CountItem, ...]:
+    """``count_hand`` from the sides' piles."""
+    cards = tuple(p.bit_count() for p in piles)
+    side = _strict_top(cards)
+    items = [CountItem("cards", side, POINTS["cards"] if side >= 0 else 0, None, None, cards)]
+    if rules.scoring == "standard":
+        spades = tuple((p & SPADES_MASK).bit_count() for p in piles)
+        side = _strict_top(spades)
+        items.append(CountItem("spades", side, POINTS["spades"] if side >= 0 else 0, None, None, spades))
+    for item, card in CARD_ITEMS[rules.scoring]:
+        items.append(_card_item(item, _owner(piles, card), card))
+    if sweeps:
+        for seat, scores in zip(sweeps, _sweeps_scoring(rules, sweeps), strict=True):
+            side = rules.side_of(seat) if scores else -1
+            items.append(CountItem("sweep", side, POINTS["sweep"] if scores else 0, None, seat))
+    return tuple(items)
+
+
+@cache
+def _card_item(item: str, side: int, card: Card) -> CountItem:
+    """A one-card item of the count (shared: a hand end makes a dozen, and search makes many)."""
+    return CountItem(item, side, POINTS[item] if side >= 0 else 0, card)
+
+
+@cache
+def _score_item(category: str, side: int, points: int) -> ScoreItem:
+    """A scored item (shared, as ``_card_item``)."""
+    return ScoreItem(category, side, points)
+
+
+def expected_checksum(rules: Rules, result: HandScore) -> int:
+    """What a hand's ``checksum`` must be (section 8.4): every item of the table but sweeps, less
+    most cards and most spades when tied; 0 when nobody captured (11, 8, 10, 7 in standard
+    scoring; 24, 21 in spade scoring)."""
+    if not any(result.cards):
+        return 0
+    total = sum(POINTS[item] for item, _ in CARD_ITEMS[rules.scoring])
+    total += POINTS["cards"] if _strict_top(result.cards) >= 0 else 0
+    if rules.scoring == "standard":
+        total += POINTS["spades"] if _strict_top(result.spades) >= 0 else 0
+    return total
 
 
 def score_hand(rules: Rules, captured: Sequence[CardMask], sweeps: Sequence[int]) -> HandScore:
-    """Score a finished hand from the seats' captured piles and the sweeps made."""
+    """Score a finished hand from the seats' captured piles and the sweeps made: the scored items
+    of its count."""
     piles = side_piles(rules, captured)
     cards = tuple(p.bit_count() for p in piles)
     spades = tuple((p & SPADES_MASK).bit_count() for p in piles)
-    items: list[ScoreItem] = []
-
-    def add(category: str, side: int, points: int) -> None:
-        if side >= 0:
-            items.append(ScoreItem(category, side, points))
-
-    add("cards", _strict_top(cards), 3)
-    if rules.scoring == "standard":
-        add("spades", _strict_top(spades), 1)
-        add("big casino", _owner(piles, BIG_CASINO), 2)
-        add("little casino", _owner(piles, LITTLE_CASINO), 1)
-        for ace in ACES_COUNT_OUT_ORDER:
-            add("aces", _owner(piles, ace), 1)
-        categories = CATEGORIES_STANDARD
-    else:
-        add("big casino", _owner(piles, BIG_CASINO), 2)
-        for ace in ACES_COUNT_OUT_ORDER:
-            add("aces", _owner(piles, ace), 1)
-        for rank in range(13):
-            add("spades", _owner(piles, rank * 4 + 3), 1)
-        add("little casino", _owner(piles, LITTLE_CASINO), 1)
-        add("jack of spades", _owner(piles, JACK_OF_SPADES), 1)
-        categories = CATEGORIES_SPADE
-    for side in scored_sweeps(rules, sweeps):
-        add("sweeps", side, 1)
+    count = _count(rules, piles, sweeps)
+    items = tuple(_score_item(_CATEGORY[i.item], i.side, i.points) for i in count if i.side >= 0)
     points = [0] * rules.sides
     for item in items:
         points[item.side] += item.points
     made = [0] * rules.sides
     for seat in sweeps:
         made[rules.side_of(seat)] += 1
-    return HandScore(tuple(items), tuple(points), cards, spades, tuple(made), categories)
+    categories = CATEGORIES_STANDARD if rules.scoring == "standard" else CATEGORIES_SPADE
+    return HandScore(items, tuple(points), cards, spades, tuple(made), categories, count)
 
 
 def decide_winner(rules: Rules, before: Sequence[int], result: HandScore) -> int:

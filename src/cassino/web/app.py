@@ -1,7 +1,9 @@
 """The FastAPI app: the page, the JSON API and the WebSocket, over one ``GameService``.
 
 Seats authenticate with their token (header ``X-Cassino-Token`` or ``?token=``); without one a
-client is a spectator. Every error is ``{"error": "..."}`` with a 4xx status and changes nothing.
+client is a spectator. The creator of a game gets their own seat's token; each other person's seat
+gets a one-time invitation, exchanged for its token at ``/claim``. Every error is
+``{"error": "..."}`` with a 4xx status (a wrong link's also has ``watch``) and changes nothing.
 """
 
 from __future__ import annotations
@@ -20,19 +22,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..cards import CARD_NAMES
 from ..players import player_names
-from ..rules import COURT_CAPTURES, OPTION_NAMES, PRESETS, SCORINGS, TIEBREAKS, TRAIL_RESTRICTIONS
+from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
 from .card_images import back_svg, card_svg
+from .i18n import LANGUAGES, catalogue_json
 from .payloads import encode, state_payload
-from .service import GameService, LiveGame, ServiceError, bot_player
+from .service import GameService, LiveGame, ServiceError, bot_player, watch_link
 from .store import Store, database_url
 
 STATIC = Path(__file__).parent / "static"
-_CHOICES = {
-    "court_capture": COURT_CAPTURES,
-    "trail_restriction": TRAIL_RESTRICTIONS,
-    "scoring": SCORINGS,
-    "tiebreak": TIEBREAKS,
-}
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -53,27 +50,70 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return body
 
 
-def table_players() -> list[str]:
-    """The computer players that may sit at a table (none that sees hidden cards)."""
+_WEAKEST_FIRST = ("random", "greedy", "heuristic", "search")
+
+
+def _by_strength(name: str) -> tuple[int, str]:
+    """The lobby lists opponents from the gentlest up; players not ranked here come last."""
+    return (_WEAKEST_FIRST.index(name) if name in _WEAKEST_FIRST else len(_WEAKEST_FIRST), name)
+
+
+def table_players() -> list[dict[str, str]]:
+    """The computer players that may sit at a table (none that sees hidden cards), each with the
+    ``lobby`` catalogue keys of its plain name and of how it plays."""
     out = []
-    for name in player_names():
+    for name in sorted(player_names(), key=_by_strength):
         try:
             bot_player(name, 0)
         except ServiceError:
             continue
-        out.append(name)
+        out.append({"name": name, "label": f"player.{name}.name", "about": f"player.{name}.about"})
     return out
 
 
 def config() -> dict[str, Any]:
-    """What the variant builder offers: presets with their option values, options, players."""
+    """What the lobby offers, from the option schema of ``rules.OPTIONS``, keyed for translation
+    (every text is in the ``lobby`` catalogue): the presets in order with their option values;
+    each option with its kind, choices, default in each preset, when it matters (``needs``,
+    ``needs_not``, ``needs_sides``) and which values are refused unless a condition holds; the
+    seats; the computer players."""
+
+    def word(value: OptionValue) -> str:
+        """A value as catalogue keys write it (``true``, ``count_out``), like JSON."""
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    presets = [
+        {
+            "name": p,
+            "label": f"preset.{p}.name",
+            "about": f"preset.{p}.about",
+            "options": {o.name: getattr(r, o.name) for o in OPTIONS},
+        }
+        for p, r in PRESETS.items()
+    ]
     options = []
-    for name in OPTION_NAMES:
-        value = getattr(PRESETS["classic"], name)
-        kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "choice"
-        options.append({"name": name, "type": kind, "choices": list(_CHOICES.get(name, ()))})
-    presets = {p: {n: getattr(r, n) for n in OPTION_NAMES} for p, r in PRESETS.items()}
-    return {"presets": presets, "options": options, "players": table_players()}
+    for o in OPTIONS:
+        key = f"option.{o.name}"
+        entry: dict[str, Any] = {
+            "name": o.name,
+            "type": o.type,
+            "label": f"{key}.label",
+            "about": f"{key}.about",
+            "choices": list(o.choices),
+            "choice_labels": {c: f"{key}.choice.{c}" for c in o.choices},
+            "default": o.default,
+            "defaults": {p: getattr(r, o.name) for p, r in PRESETS.items()},
+            **o.matters.to_json(),
+            "refused": [
+                {"value": ref.value, "unless": ref.unless.to_json(), "reason": f"{key}.refused.{word(ref.value)}"}
+                for ref in o.refused
+            ],
+        }
+        if o.minimum is not None:
+            entry["min"] = o.minimum
+        options.append(entry)
+    seats = {"players": list(PLAYER_COUNTS), "default": Rules().players, "partnerships_players": PARTNERSHIP_PLAYERS}
+    return {"presets": presets, "options": options, "seats": seats, "players": table_players()}
 
 
 def create_app(
@@ -102,7 +142,7 @@ def create_app(
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, exc.message)
+        return JSONResponse(exc.payload(), status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -130,6 +170,12 @@ def create_app(
             headers={"Cache-Control": "public, max-age=86400"},
         )
 
+    @app.get("/api/i18n/{language}")
+    async def get_messages(language: str) -> Response:
+        if language not in LANGUAGES:
+            raise ServiceError(404, f"no catalogue for language {language!r}: the languages are {', '.join(LANGUAGES)}")
+        return Response(catalogue_json(language), media_type="application/json", headers={"Cache-Control": "no-cache"})
+
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
         return config()
@@ -140,15 +186,30 @@ def create_app(
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, Any]:
-        live, tokens = service.create(await _json_body(request))
+        live, tokens, invites = service.create(await _json_body(request))
         seats = []
         for s in live.seats:
             entry: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot}
             if s.seat in tokens:
                 entry["token"] = tokens[s.seat]
                 entry["link"] = f"/#game={live.id}&token={tokens[s.seat]}"
+            elif s.seat in invites:
+                entry["invite"] = invites[s.seat]
+                entry["link"] = f"/#game={live.id}&invite={invites[s.seat]}"
             seats.append(entry)
-        return {"game": live.id, "seats": seats, "spectate": f"/#game={live.id}"}
+        return {
+            "game": live.id,
+            "you": next(iter(tokens), None),
+            "seats": seats,
+            "spectate": watch_link(live.id),
+            "listed": live.listed,
+            "next_hand_after": live.next_after,
+        }
+
+    @app.post("/api/games/{game_id}/claim")
+    async def claim_seat(game_id: str, request: Request) -> dict[str, Any]:
+        seat, token = service.claim(game_id, await _json_body(request))
+        return {"seat": seat, "token": token, "link": f"/#game={game_id}&token={token}"}
 
     @app.get("/api/games/{game_id}")
     async def get_state(game_id: str, request: Request) -> dict[str, Any]:
@@ -160,6 +221,19 @@ def create_app(
         body = await _json_body(request)
         token = _token(request)
         live = service.play(game_id, token, body.get("move"), body.get("version"))
+        return state_payload(live, service.seat_of(live, token))
+
+    @app.post("/api/games/{game_id}/next")
+    async def post_next(game_id: str, request: Request) -> dict[str, Any]:
+        token = _token(request)
+        service.press_next(game_id, token)
+        live = service.get(game_id)
+        return state_payload(live, service.seat_of(live, token))
+
+    @app.post("/api/games/{game_id}/undo")
+    async def post_undo(game_id: str, request: Request) -> dict[str, Any]:
+        token = _token(request)
+        live = service.undo(game_id, token)
         return state_payload(live, service.seat_of(live, token))
 
     @app.get("/api/games/{game_id}/hint")
@@ -181,7 +255,7 @@ def create_app(
             live = service.get(game_id)
             seat = service.seat_of(live, websocket.query_params.get("token"))
         except ServiceError as exc:
-            await websocket.send_json({"type": "error", "status": exc.status, "error": exc.message})
+            await websocket.send_json({"type": "error", "status": exc.status, **exc.payload()})
             await websocket.close(code=4000 + exc.status)
             return
         await _serve_socket(service, websocket, live, seat)
@@ -190,7 +264,7 @@ def create_app(
 
 
 async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGame, seat: int | None) -> None:
-    """Send the watcher's queue; answer its messages (move, hint, state) until it leaves."""
+    """Send the watcher's queue; answer its messages (move, next, undo, hint, state) until it leaves."""
     sub = service.subscribe(live, seat)
     token = websocket.query_params.get("token")
 
@@ -210,14 +284,19 @@ async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGa
             try:
                 if kind == "move":
                     service.play(live.id, token, message.get("move"), message.get("version"))
+                elif kind == "next":
+                    if not service.press_next(live.id, token):  # pressed before: nothing was broadcast
+                        sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
+                elif kind == "undo":
+                    service.undo(live.id, token)
                 elif kind == "hint":
                     sub.queue.put_nowait(encode({"type": "hint", "move": service.hint(live.id, token)}))
                 elif kind == "state":
                     sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 else:
-                    raise ServiceError(400, "message type must be 'move', 'hint' or 'state'")
+                    raise ServiceError(400, "message type must be 'move', 'next', 'undo', 'hint' or 'state'")
             except ServiceError as exc:
-                sub.queue.put_nowait(encode({"type": "error", "status": exc.status, "error": exc.message}))
+                sub.queue.put_nowait(encode({"type": "error", "status": exc.status, **exc.payload()}))
     except WebSocketDisconnect:
         pass
     finally:

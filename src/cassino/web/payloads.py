@@ -12,13 +12,15 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from ..cards import CLASSIC_VALUES, ROYAL_VALUES, card_name, cards_of
+from ..cards import CLASSIC_VALUES, FULL_DECK, ROYAL_VALUES, card_name, cards_of
 from ..game import Game
-from ..moves import KIND_NAMES
+from ..moves import CAPTURE, KIND_NAMES
 from ..moves import format_code as _format_code
+from ..scoring import CountItem, expected_checksum
 from ..state import State
 from ..view import View, view_of
 from .service import LiveGame
+from .whynot import why_not
 
 format_code = lru_cache(maxsize=1 << 16)(_format_code)
 """Move lines, cached: a payload repeats the hand's moves and legal moves at every move."""
@@ -40,8 +42,34 @@ def legal_move(code: int) -> dict[str, Any]:
     }
 
 
+def _count_item(item: CountItem) -> dict[str, Any]:
+    """One item of the count as the page turns it up: the card, the sweeper's seat and what each
+    side took only where the item has them."""
+    out: dict[str, Any] = {"item": item.item, "side": item.side, "points": item.points}
+    if item.card is not None:
+        out["card"] = card_name(item.card)
+    if item.seat is not None:
+        out["seat"] = item.seat
+    if item.counts is not None:
+        out["counts"] = list(item.counts)
+    return out
+
+
+def _residue(hand: State) -> dict[str, Any]:
+    """The cards left on the table when a finished hand's last card was played, from public play
+    alone: every card that no capture took (the hands and the stock are empty by then). They went
+    to the last capturer; when nobody captured they stay and count for nobody (rule 8.1)."""
+    taken = 0
+    for code in hand.history():
+        if code & 3 == CAPTURE:
+            taken |= code >> 12 | 1 << ((code >> 2) & 63)
+    seat = hand.last_capturer if hand.last_capturer >= 0 else None
+    return {"seat": seat, "cards": list(_names(FULL_DECK & ~taken))}
+
+
 def finished_hands(live: LiveGame) -> list[dict[str, Any]]:
-    """The score breakdown of every finished hand (public: counts and points, no cards)."""
+    """The score of every finished hand: the breakdown, and the count the page turns up item by
+    item with its checksum and the residue (public: every card named was face up)."""
     out = []
     rules = live.rules
     for number, hand in enumerate(live.game.hands, 1):
@@ -58,6 +86,10 @@ def finished_hands(live: LiveGame) -> list[dict[str, Any]]:
                 "spades": list(result.spades),
                 "sweeps": list(result.sweeps_made),
                 "scores": list(hand.scores),
+                "count": [_count_item(item) for item in result.count],
+                "checksum": result.checksum,
+                "expected": expected_checksum(rules, result),
+                "residue": _residue(hand),
             }
         )
     return out
@@ -83,9 +115,17 @@ def _between_hands(live: LiveGame) -> dict[str, Any]:
             "rules_text": rules.describe(),
             "sides": rules.sides,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "side": rules.side_of(s.seat)}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "side": rules.side_of(s.seat),
+                    "joined": s.joined,
+                }
                 for s in live.seats
             ],
+            "next_hand_after": live.next_after,
             "finished": finished_hands(live),
             "deals": [
                 {"hand": h.number, "commitment": h.commitment, "revealed": live.revealed(h.number)} for h in live.hands
@@ -96,7 +136,8 @@ def _between_hands(live: LiveGame) -> dict[str, Any]:
 
 
 def public_payload(live: LiveGame) -> dict[str, Any]:
-    """What everyone may see, a spectator's payload: no hand, no legal moves."""
+    """What everyone may see, a spectator's payload: no hand, no legal moves. During the count
+    between hands (``phase``) the table is already the next hand's, but nothing may be played."""
     state = live.game.state
     # Only the view's public fields are read here; a seat not on move spares the legal moves.
     view = view_of(state, (state.to_move + 1) % live.rules.players)
@@ -107,6 +148,10 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "you": None,
         **_between_hands(live),
         "status": "over" if live.over else "playing",
+        "phase": live.phase,
+        "ready": sorted(live.ready),
+        "waiting_for": live.waiting_for,
+        "next_deadline": live.deadline,
         "winner": live.game.winner,
         "scores": view.scores,
         "hand_number": live.hand_number,
@@ -131,8 +176,11 @@ def state_payload(live: LiveGame, seat: int | None, public: dict[str, Any] | Non
     if seat is not None:
         view = view_of(live.game.state, seat)
         payload["hand"] = _names(view.hand)
-        legal = sorted(view.legal, key=format_code) if not live.over else []
+        legal = sorted(view.legal, key=format_code) if live.phase == "play" else []
         payload["legal"] = [legal_move(c) for c in legal]
+        payload["can_undo"] = live.can_undo(seat)
+        if seat == live.game.state.to_move and live.phase == "play":
+            payload["why_not"] = why_not(live.game.state, seat)
     return payload
 
 

@@ -1,9 +1,15 @@
-"""Games at the server: seats and tokens, moves checked by the engine, committed, then broadcast.
+"""Games at the server: seats, invitations and tokens, moves checked by the engine, committed, then
+broadcast; the count between hands, and taking back a move against computer players.
 
 Every change runs on the event loop thread and is committed to the store before anyone hears of
 it, so what a client saw is always on disk. Computer players move server-side in one background
 task per game, through ``decide`` (they see their seat's view only); after a restart the service
 replays every unfinished game from the store and lets the computer players on move carry on.
+
+The creator of a game holds only their own seat's token; every other person's seat has a one-time
+invitation, exchanged for that seat's token by whoever claims it. When a hand ends and the game
+goes on, the engine deals the next hand at once, but the server holds play in a *count* until
+every person at the table has pressed next (or the creator's timer has run out).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from ..record import record_of_game, write_record
 from ..rules import Rules, RulesError, make_rules
 from ..view import view_of
 from .fair import commitment, deck_text, new_salt, parse_deck, secure_deck
-from .store import HandRow, MoveRow, SeatRow, Store, StoredGame, StoreError
+from .store import HandRow, InviteRow, MoveRow, SeatRow, Store, StoredGame, StoreError
 
 log = logging.getLogger("cassino.web")
 
@@ -41,10 +47,16 @@ MAX_NAME = 40
 class ServiceError(Exception):
     """A request the service refuses: an HTTP status and a message naming what was wrong."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.extra: dict[str, Any] = extra
+        """More fields for the error's JSON (``watch``: the spectator link after a wrong link)."""
+
+    def payload(self) -> dict[str, Any]:
+        """The error as JSON: ``{"error": message, ...extra}``."""
+        return {"error": self.message, **self.extra}
 
 
 class ServerGame(Game):
@@ -59,6 +71,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def watch_link(game_id: str) -> str:
+    """The page's link to watch a game: what a wrong seat link can offer instead."""
+    return f"/#game={game_id}"
+
+
 @dataclass
 class Seat:
     """A seat at a live game: a person's or a computer player's."""
@@ -69,6 +86,13 @@ class Seat:
     bot: str = ""
     token_hash: str = ""
     player: Player | None = None
+    invite_hash: str = ""
+    """The hash of the seat's invitation code ("" for the creator's seat and computer players)."""
+
+    @property
+    def joined(self) -> bool:
+        """True when someone holds the seat: a computer player, or a person with its token."""
+        return self.kind == "bot" or bool(self.token_hash)
 
 
 @dataclass
@@ -91,16 +115,89 @@ class LiveGame:
     hands: list[HandRow]
     ply: int
     created: float = 0.0
+    listed: bool = True
+    next_after: int = 0
+    """Seconds a count between hands lasts at most; 0: until every person has pressed next."""
     subscribers: list[Subscriber] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     hint_player: Player | None = None
     cache: dict[str, Any] = field(default_factory=dict)
     """Parts of the public payload that change only between hands, by ``payloads``."""
+    epoch: int = 0
+    """Bumped at every change (move, undo, end of a count): unlike ``ply`` it never comes back to
+    an earlier value, so a computer player can tell that the position it thought about is gone."""
+    deal_ply: int = 0
+    """The ply at which the cards now in play were last dealt or drawn: no move before it may be
+    taken back, since cards dealt after it have been seen."""
+    counting: bool = False
+    """True during the count between hands: the next hand is dealt but not yet played."""
+    ready: set[int] = field(default_factory=set)
+    """The seats that pressed next in this count (not stored: a restart starts the count again)."""
+    deadline: float | None = None
+    """When this count ends by itself (epoch seconds), if the game has a timer."""
+    timer_task: asyncio.Task[None] | None = None
 
     @property
     def over(self) -> bool:
         """True when a side has won."""
         return self.game.over
+
+    @property
+    def phase(self) -> str:
+        """``over``, ``count`` (between hands) or ``play``."""
+        return "over" if self.over else "count" if self.counting else "play"
+
+    @property
+    def humans(self) -> list[int]:
+        """The seats of people (claimed or not)."""
+        return [s.seat for s in self.seats if s.kind == "human"]
+
+    @property
+    def waiting_for(self) -> list[int]:
+        """The people's seats still to press next in this count."""
+        return [s for s in self.humans if s not in self.ready] if self.counting else []
+
+    def count_reason(self) -> str:
+        """Why nothing may be played during the count, naming who is awaited."""
+        who = ", ".join(str(s) for s in self.waiting_for)
+        timer = " or its timer runs out" if self.deadline is not None else ""
+        return (
+            f"hand {self.hand_number - 1} is over: hand {self.hand_number} starts when every person at the "
+            f"table has pressed next{timer} (waiting for seat {who})"
+        )
+
+    def undo_start(self, seat: int) -> int:
+        """The ply of ``seat``'s last move when it may be taken back now; ServiceError (409) naming
+        why not otherwise."""
+        if self.over:
+            raise ServiceError(409, "the game is over: no move can be taken back")
+        others = [s for s in self.humans if s != seat]
+        if others:
+            raise ServiceError(
+                409, f"moves are taken back only against computer players: seat {others[0]} is another person's"
+            )
+        if self.counting:
+            raise ServiceError(409, f"hand {self.hand_number - 1} is over: its moves cannot be taken back")
+        movers = self.game.state.movers()
+        if seat not in movers:
+            raise ServiceError(409, f"seat {seat} has made no move in this hand to take back")
+        last = len(movers) - 1 - movers[::-1].index(seat)
+        ply = self.ply - len(movers) + last
+        if ply < self.deal_ply:
+            raise ServiceError(
+                409,
+                "new cards have come from the stock since your last move (they were seen), "
+                "so it can no longer be taken back",
+            )
+        return ply
+
+    def can_undo(self, seat: int) -> bool:
+        """True when ``seat`` may take back its last move now."""
+        try:
+            self.undo_start(seat)
+        except ServiceError:
+            return False
+        return True
 
     @property
     def hand_number(self) -> int:
@@ -112,16 +209,18 @@ class LiveGame:
         return 1 <= number <= len(self.hands) and (number < self.hand_number or self.over)
 
 
-def _check_name(value: Any, seat: int, default: str) -> str:
+def _check_name(value: Any, field_name: str, default: str) -> str:
     if value is None or value == "":
         return default
     if not isinstance(value, str) or len(value) > MAX_NAME or not value.isprintable():
-        raise ServiceError(400, f"seats[{seat}].name must be printable text of at most {MAX_NAME} characters")
+        raise ServiceError(400, f"{field_name} must be printable text of at most {MAX_NAME} characters")
     return value.strip() or default
 
 
-_CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats")
+_CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats", "listed", "next_hand_after")
 _SEAT_FIELDS = ("kind", "name", "bot")
+_CLAIM_FIELDS = ("invite", "name")
+MAX_NEXT_AFTER = 3600
 
 
 def _known_fields(body: dict[str, Any], allowed: tuple[str, ...], what: str) -> None:
@@ -151,6 +250,21 @@ def rules_of_request(body: dict[str, Any]) -> Rules:
         raise ServiceError(400, str(exc)) from None
 
 
+def _deals(game: Game, code: MoveCode) -> bool:
+    """Play a move; True when it brought new cards from the stock (a deal, a draw or a new hand)."""
+    hands = len(game.hands)
+    stock = len(game.state.remaining_stock)
+    game.play(code)
+    return len(game.hands) > hands or len(game.state.remaining_stock) != stock
+
+
+def _current_task() -> asyncio.Task[Any] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:
+        return None
+
+
 def bot_player(spec: str, seed: int) -> Player:
     """A computer player for a seat; refuses unknown players and any that would see hidden cards."""
     try:
@@ -171,11 +285,12 @@ class GameService:
         self.hint_spec = hint_player
         self.games: dict[str, LiveGame] = {}
         self.on_change: Callable[[LiveGame], None] | None = None
-        """Called after each committed move (tests use it to watch the game move)."""
+        """Called after each committed move or undo (tests use it to watch the game move)."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> int:
-        """Load every unfinished game and let its computer players resume; returns how many."""
+        """Load every unfinished game and let its computer players (and count timer) resume;
+        returns how many."""
         ids = self.store.unfinished()
         for game_id in ids:
             try:
@@ -183,67 +298,93 @@ class GameService:
             except Exception:
                 log.exception("game %s could not be resumed", game_id)
                 continue
-            self._schedule_bots(live)
+            self._resume(live)
         return len(ids)
 
     async def stop(self) -> None:
-        """Stop the computer players' tasks (their next move is simply made after a restart)."""
-        tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None and not g.bot_task.done()]
+        """Stop the computer players' and timers' tasks (what they would have done is simply done
+        after a restart)."""
+        tasks = [t for g in self.games.values() for t in (g.bot_task, g.timer_task) if t is not None and not t.done()]
         for task in tasks:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------ creating and loading
-    def create(self, body: dict[str, Any]) -> tuple[LiveGame, dict[int, str]]:
-        """A new game from a create request; returns it with the token of each person's seat."""
+    def create(self, body: dict[str, Any]) -> tuple[LiveGame, dict[int, str], dict[int, str]]:
+        """A new game from a create request; returns it with the creator's token (by seat: the first
+        person's seat, none when only computer players sit) and every other person's invitation."""
         rules = rules_of_request(body)
         seats_in = body.get("seats")
         if seats_in is None:
             seats_in = [{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * (rules.players - 1)
         if not isinstance(seats_in, list) or len(seats_in) != rules.players:
             raise ServiceError(400, f"seats must list one seat per player: {rules.players} for these rules")
+        next_after = body.get("next_hand_after", 0)
+        if next_after is None:
+            next_after = 0
+        if isinstance(next_after, bool) or not isinstance(next_after, int) or not 0 <= next_after <= MAX_NEXT_AFTER:
+            raise ServiceError(
+                400,
+                f"next_hand_after must be a whole number of seconds from 0 to {MAX_NEXT_AFTER} (0: wait for everyone)",
+            )
+        listed_in = body.get("listed")
+        if listed_in is not None and not isinstance(listed_in, bool):
+            raise ServiceError(400, "listed must be true or false")
         seats: list[Seat] = []
         rows: list[SeatRow] = []
         tokens: dict[int, str] = {}
+        invites: dict[int, str] = {}
         for i, spec in enumerate(seats_in):
             if not isinstance(spec, dict):
                 raise ServiceError(400, f'seats[{i}] must be an object like {{"kind": "human"}}')
             _known_fields(spec, _SEAT_FIELDS, f"seats[{i}]")
             kind = spec.get("kind", "human")
             if kind == "human":
-                token = secrets.token_hex(16)
-                tokens[i] = token
-                name = _check_name(spec.get("name"), i, f"Seat {i}")
-                seats.append(Seat(i, "human", name, token_hash=token_hash(token)))
-                rows.append(SeatRow(i, "human", name, token_hash=token_hash(token)))
+                name = _check_name(spec.get("name"), f"seats[{i}].name", f"Seat {i}")
+                if not tokens:  # the first person's seat is the creator's
+                    token = secrets.token_hex(16)
+                    tokens[i] = token
+                    seats.append(Seat(i, "human", name, token_hash=token_hash(token)))
+                    rows.append(SeatRow(i, "human", name, token_hash=token_hash(token)))
+                else:
+                    code = secrets.token_hex(16)
+                    invites[i] = code
+                    seats.append(Seat(i, "human", name, invite_hash=token_hash(code)))
+                    rows.append(SeatRow(i, "human", name))
             elif kind == "bot":
                 bot = spec.get("bot", "heuristic")
                 if not isinstance(bot, str) or not bot or len(bot) > 128:
                     raise ServiceError(400, f"seats[{i}].bot must name a computer player, e.g. 'greedy'")
                 seed = secrets.randbelow(2**31)
                 player = bot_player(bot, seed)
-                name = _check_name(spec.get("name"), i, f"{bot} ({i})")
+                name = _check_name(spec.get("name"), f"seats[{i}].name", f"{bot} ({i})")
                 seats.append(Seat(i, "bot", name, bot=bot, player=player))
                 rows.append(SeatRow(i, "bot", name, bot=bot, bot_seed=seed))
             else:
                 raise ServiceError(400, f"seats[{i}].kind must be 'human' or 'bot', not {kind!r}")
+        listed = listed_in if listed_in is not None else len(tokens) + len(invites) <= 1
         game_id = secrets.token_hex(8)
         deck = secure_deck()
         salt = new_salt()
         first = HandRow(1, deck_text(deck), salt, commitment(salt, deck))
-        self.store.create_game(game_id, rules.to_json(), rows, first)
-        live = LiveGame(game_id, rules, ServerGame(rules, decks=[deck]), seats, [first], 0, time.time())
+        invite_rows = [InviteRow(s.seat, s.invite_hash) for s in seats if s.invite_hash]
+        self.store.create_game(game_id, rules.to_json(), rows, first, invite_rows, listed, next_after)
+        live = LiveGame(
+            game_id, rules, ServerGame(rules, decks=[deck]), seats, [first], 0, time.time(), listed, next_after
+        )
         self.games[game_id] = live
         self._schedule_bots(live)
-        return live, tokens
+        return live, tokens, invites
 
     def get(self, game_id: str) -> LiveGame:
         """The live game, loaded from the store if need be; 404 when there is none."""
         live = self.games.get(game_id)
         if live is None:
             live = self._load(game_id)
-            self._schedule_bots(live)
+            self._resume(live)
+        elif live.counting and live.deadline is not None and time.time() >= live.deadline:
+            self._end_count(live)  # its timer task has not run yet (or there is no event loop)
         return live
 
     def _load(self, game_id: str) -> LiveGame:
@@ -255,29 +396,92 @@ class GameService:
         return live
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
-        """Replay the stored moves through the engine on the stored decks."""
+        """Replay the stored moves through the engine on the stored decks; a hand dealt but not yet
+        begun (after the first) is in its count again, the presses of next being forgotten."""
         rules = Rules.from_json(stored.rules)
         game = ServerGame(rules, decks=[parse_deck(h.deck) for h in stored.hands])
+        deal_ply = 0
         for row in stored.moves:
             if game.state.to_move != row.seat:
                 raise RuntimeError(f"game {stored.id}: stored move {row.ply} is by seat {row.seat}, out of turn")
-            game.play(parse_code(row.move))
+            if _deals(game, parse_code(row.move)):
+                deal_ply = row.ply + 1
+        invites = {i.seat: i.code_hash for i in stored.invites}
         seats = []
         for s in stored.seats:
             player = bot_player(s.bot, s.bot_seed) if s.kind == "bot" else None
-            seats.append(Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, player))
-        return LiveGame(stored.id, rules, game, seats, list(stored.hands), len(stored.moves), stored.created)
+            seats.append(Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, player, invites.get(s.seat, "")))
+        live = LiveGame(
+            stored.id,
+            rules,
+            game,
+            seats,
+            list(stored.hands),
+            len(stored.moves),
+            stored.created,
+            stored.listed,
+            stored.next_hand_after,
+            deal_ply=deal_ply,
+        )
+        if not game.over and len(game.hands) > 1 and game.state.moves_played == 0 and live.humans:
+            live.counting = True
+            if stored.next_hand_after:
+                live.deadline = stored.count_deadline or time.time() + stored.next_hand_after
+        return live
+
+    def _resume(self, live: LiveGame) -> None:
+        self._schedule_bots(live)
+        self._schedule_timer(live)
 
     # ------------------------------------------------------------------ who is asking
     def seat_of(self, live: LiveGame, token: str | None) -> int | None:
-        """The seat a token opens (None without a token: a spectator); 403 for a wrong token."""
+        """The seat a token opens (None without a token: a spectator); 403 for a wrong token, with
+        the link to watch the game instead."""
         if not token:
             return None
         digest = token_hash(token)
         for seat in live.seats:
-            if seat.kind == "human" and hmac.compare_digest(seat.token_hash, digest):
+            if seat.kind == "human" and seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
                 return seat.seat
-        raise ServiceError(403, f"this token opens no seat of game {live.id}")
+        raise ServiceError(403, f"this token opens no seat of game {live.id}", watch=watch_link(live.id))
+
+    def claim(self, game_id: str, body: dict[str, Any]) -> tuple[int, str]:
+        """Exchange a seat's invitation for the seat's token, once: 403 for a wrong code, 410 for
+        one already used. Returns the seat and its new token (only its hash is kept)."""
+        _known_fields(body, _CLAIM_FIELDS, "a claim")
+        code = body.get("invite")
+        if not isinstance(code, str) or not code:
+            raise ServiceError(400, "invite must be the invitation code from the seat's link")
+        live = self.get(game_id)
+        digest = token_hash(code)
+        seat = next(
+            (s for s in live.seats if s.invite_hash and hmac.compare_digest(s.invite_hash, digest)),
+            None,
+        )
+        if seat is None:
+            raise ServiceError(403, f"this invitation opens no seat of game {live.id}", watch=watch_link(live.id))
+        used = ServiceError(
+            410,
+            f"the invitation to seat {seat.seat} of game {live.id} was already used: the seat belongs to whoever "
+            "claimed it (their own link opens it)",
+            watch=watch_link(live.id),
+        )
+        if seat.token_hash:
+            raise used
+        name = _check_name(body.get("name"), "name", seat.name)
+        token = secrets.token_hex(16)
+        try:
+            claimed = self.store.claim_seat(live.id, seat.seat, token_hash(token), name)
+        except Exception as exc:
+            log.error("game %s: claim of seat %d: %s", live.id, seat.seat, exc)
+            raise ServiceError(503, "the seat could not be claimed (the database refused): try again") from None
+        if not claimed:
+            raise used
+        seat.token_hash = token_hash(token)
+        seat.name = name
+        live.cache.clear()  # the seats shown with every payload changed
+        self.broadcast(live)
+        return seat.seat, token
 
     # ------------------------------------------------------------------ playing
     def play(self, game_id: str, token: str | None, text: Any, version: Any = None) -> LiveGame:
@@ -292,6 +496,8 @@ class GameService:
             raise ServiceError(409, f"the game has moved on: it is at version {live.ply}, your move was for {version}")
         if live.over:
             raise ServiceError(409, "the game is over: no move is left to play")
+        if live.counting:
+            raise ServiceError(409, live.count_reason())
         to_move = live.game.state.to_move
         if to_move != seat:
             raise ServiceError(409, f"it is seat {to_move}'s turn, not seat {seat}'s")
@@ -303,33 +509,125 @@ class GameService:
         return live
 
     def _apply(self, live: LiveGame, seat: int, code: MoveCode) -> None:
-        """Play, commit (rolling back the game if the store refuses), then broadcast."""
+        """Play, commit (rolling back the game if the store refuses), then broadcast; a move that
+        ends a hand (and not the game) starts the count before the next one."""
         game = live.game
         hand = len(game.hands)
         try:
-            game.play(code)
+            dealt = _deals(game, code)
         except IllegalMoveError as exc:
             raise ServiceError(400, str(exc)) from None
         new_hand = None
+        deadline = None
         if len(game.hands) > hand:
             deck = game.decks[-1]
             salt = new_salt()
             new_hand = HandRow(len(game.hands), deck_text(deck), salt, commitment(salt, deck))
+            if live.next_after and live.humans:
+                deadline = time.time() + live.next_after
         row = MoveRow(live.ply, hand, seat, format_code(code))
+        status = "over" if game.over else "playing"
         try:
-            self.store.add_move(live.id, row, new_hand, "over" if game.over else "playing", game.winner)
+            self.store.add_move(live.id, row, new_hand, status, game.winner, deadline)
         except StoreError as exc:
             game.undo()
             log.error("%s", exc)
             self.games.pop(live.id, None)  # reload from the store on the next request
             raise ServiceError(503, "the move could not be saved, so it was not made: try again") from None
         live.ply += 1
+        live.epoch += 1
+        if dealt:
+            live.deal_ply = live.ply
         if new_hand is not None:
             live.hands.append(new_hand)
+            if live.humans:
+                live.counting = True
+                live.ready = set()
+                live.deadline = deadline
         self.broadcast(live)
         if self.on_change is not None:
             self.on_change(live)
+        self._resume(live)
+
+    def press_next(self, game_id: str, token: str | None) -> bool:
+        """A person at the table is ready for the next hand; the last one to press (or the timer)
+        starts it. Returns False when the seat had already pressed (nothing changes then)."""
+        live = self.get(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ServiceError(403, "only a person at the table presses next: spectators only watch")
+        if live.over:
+            raise ServiceError(409, "the game is over: there is no next hand")
+        if not live.counting:
+            raise ServiceError(409, f"hand {live.hand_number} is in play: next is pressed when a hand is over")
+        if seat in live.ready:
+            return False
+        live.ready.add(seat)
+        if live.waiting_for:
+            self.broadcast(live)
+        else:
+            self._end_count(live)
+        return True
+
+    def _end_count(self, live: LiveGame) -> None:
+        """The next hand is played from now: broadcast, and the computer players may move."""
+        live.counting = False
+        live.ready = set()
+        live.deadline = None
+        live.epoch += 1
+        timer = live.timer_task
+        live.timer_task = None
+        if timer is not None and not timer.done() and timer is not _current_task():
+            timer.cancel()
+        self.broadcast(live)
         self._schedule_bots(live)
+
+    def _schedule_timer(self, live: LiveGame) -> None:
+        if not live.counting or live.deadline is None:
+            return
+        if live.timer_task is not None and not live.timer_task.done():
+            return
+        try:
+            live.timer_task = asyncio.get_running_loop().create_task(self._count_timer(live, live.epoch))
+        except RuntimeError:
+            live.timer_task = None  # no loop: ``get`` ends the count once its deadline has passed
+
+    async def _count_timer(self, live: LiveGame, epoch: int) -> None:
+        """End the count at its deadline, unless everyone pressed next before (the epoch moved)."""
+        while live.counting and live.epoch == epoch and live.deadline is not None:
+            left = live.deadline - time.time()
+            if left <= 0:
+                if self.games.get(live.id) is live:
+                    self._end_count(live)
+                return
+            await asyncio.sleep(left)
+
+    def undo(self, game_id: str, token: str | None) -> LiveGame:
+        """Take back the person's last move and every computer player's move after it (only against
+        computer players, within the cards in play); the undone moves are deleted from the store."""
+        live = self.get(game_id)
+        seat = self.seat_of(live, token)
+        if seat is None:
+            raise ServiceError(403, "taking back a move needs a seat token: spectators only watch")
+        keep = live.undo_start(seat)
+        codes = [live.game.undo() for _ in range(live.ply - keep)]
+        try:
+            self.store.undo_moves(live.id, keep, live.ply)
+        except StoreError as exc:
+            for code in reversed(codes):
+                live.game.push(code)
+            log.error("%s", exc)
+            self.games.pop(live.id, None)  # reload from the store on the next request
+            raise ServiceError(
+                503, "the moves could not be taken back in the database, so they stand: try again"
+            ) from None
+        live.ply = keep
+        live.epoch += 1  # a computer player thinking about the old position must not play
+        self.broadcast(live)
+        if self.on_change is not None:
+            self.on_change(live)
+        self._resume(live)
+        return live
 
     def hint(self, game_id: str, token: str | None) -> str:
         """A suggested move for the seat of ``token``, from its own view only."""
@@ -337,6 +635,8 @@ class GameService:
         seat = self.seat_of(live, token)
         if seat is None:
             raise ServiceError(403, "hints need a seat token")
+        if live.counting:
+            raise ServiceError(409, live.count_reason())
         state = live.game.state
         if live.over or state.to_move != seat:
             raise ServiceError(409, "a hint is given only to the seat to move")
@@ -346,7 +646,7 @@ class GameService:
 
     # ------------------------------------------------------------------ computer players
     def _bot_to_move(self, live: LiveGame) -> bool:
-        return not live.over and live.seats[live.game.state.to_move].kind == "bot"
+        return not live.over and not live.counting and live.seats[live.game.state.to_move].kind == "bot"
 
     def _schedule_bots(self, live: LiveGame) -> None:
         if not self._bot_to_move(live) or (live.bot_task is not None and not live.bot_task.done()):
@@ -361,7 +661,7 @@ class GameService:
             await asyncio.sleep(self.bot_delay)
             if not self._bot_to_move(live):
                 return
-            ply = live.ply
+            epoch = live.epoch
             seat = live.seats[live.game.state.to_move]
             assert seat.player is not None
             try:
@@ -372,8 +672,8 @@ class GameService:
             except Exception:
                 log.exception("game %s: computer player in seat %d failed", live.id, seat.seat)
                 return
-            if live.ply != ply or self.games.get(live.id) is not live:
-                continue
+            if live.epoch != epoch or self.games.get(live.id) is not live:
+                continue  # the game changed while it thought (a move, an undo, a count): think again
             try:
                 self._apply(live, seat.seat, code)
             except ServiceError as exc:

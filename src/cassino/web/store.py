@@ -2,8 +2,12 @@
 
 A game's position is never stored: it is rebuilt by replaying the stored moves through the engine
 on the stored decks, so whatever was committed is exactly what a restarted server resumes. Each move
-is one transaction (with the next hand's deck when the move ends a hand). Seat tokens are stored
-only as SHA-256 hashes, and decks stay in the database until their hand is over.
+is one transaction (with the next hand's deck when the move ends a hand). Seat tokens and seat
+invitations are stored only as SHA-256 hashes, and decks stay in the database until their hand is over.
+
+Tables added after the first release (settings, invitations) are new tables, so ``create_all`` adds
+them to an existing database; a game without a settings row is listed and has no count timer, as
+games were before.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Connection,
     Engine,
@@ -29,9 +34,11 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -79,6 +86,25 @@ moves_table = Table(
     Column("move", String(80), nullable=False),
 )
 
+settings_table = Table(
+    "cassino_game_settings",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("listed", Boolean, nullable=False),
+    Column("next_hand_after", Integer, nullable=False),
+    Column("count_deadline", Float, nullable=True),
+)
+"""What a game's creator chose beyond the rules, and when the current count between hands ends."""
+invites_table = Table(
+    "cassino_invites",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("code_hash", String(64), nullable=False),
+    Column("claimed", Float, nullable=True),
+)
+"""One invitation per person's seat other than the creator's: its code's hash, and when it was used."""
+
 
 # The statements of a move, built once: a move is the hot path of the server.
 _ADVANCE = (
@@ -88,6 +114,9 @@ _ADVANCE = (
 )
 _INSERT_MOVE = insert(moves_table)
 _INSERT_HAND = insert(hands_table)
+_SET_DEADLINE = (
+    update(settings_table).where(settings_table.c.game_id == bindparam("g")).values(count_deadline=bindparam("dl"))
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +129,15 @@ class SeatRow:
     bot: str = ""
     bot_seed: int = 0
     token_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class InviteRow:
+    """A seat's invitation: the hash of its one-time code and when it was claimed (None: not yet)."""
+
+    seat: int
+    code_hash: str
+    claimed: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +172,12 @@ class StoredGame:
     seats: list[SeatRow] = field(default_factory=list)
     hands: list[HandRow] = field(default_factory=list)
     moves: list[MoveRow] = field(default_factory=list)
+    invites: list[InviteRow] = field(default_factory=list)
+    listed: bool = True
+    next_hand_after: int = 0
+    """Seconds the count between hands lasts at most (0: until every person pressed next)."""
+    count_deadline: float | None = None
+    """When the count after the last finished hand ends (epoch seconds), if it has a timer."""
 
 
 class StoreError(RuntimeError):
@@ -223,8 +267,17 @@ class Store:
         return make_url(self.url).render_as_string(hide_password=True)
 
     # ------------------------------------------------------------------ writing
-    def create_game(self, game_id: str, rules: dict[str, Any], seats: list[SeatRow], first: HandRow) -> None:
-        """A new game with its seats and its first hand's deck, in one transaction."""
+    def create_game(
+        self,
+        game_id: str,
+        rules: dict[str, Any],
+        seats: list[SeatRow],
+        first: HandRow,
+        invites: list[InviteRow] | None = None,
+        listed: bool = True,
+        next_hand_after: int = 0,
+    ) -> None:
+        """A new game with its seats, invitations, settings and first hand's deck, in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(
                 insert(games_table).values(
@@ -247,9 +300,64 @@ class Store:
                 ],
             )
             conn.execute(insert(hands_table).values(game_id=game_id, **_hand_values(first)))
+            conn.execute(insert(settings_table).values(game_id=game_id, listed=listed, next_hand_after=next_hand_after))
+            if invites:
+                conn.execute(
+                    insert(invites_table),
+                    [{"game_id": game_id, "seat": i.seat, "code_hash": i.code_hash, "claimed": None} for i in invites],
+                )
 
-    def add_move(self, game_id: str, move: MoveRow, new_hand: HandRow | None, status: str, winner: int) -> None:
-        """Commit one move (and the next hand's deck when it starts one); StoreError if refused.
+    def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
+        """Use a seat's invitation: the seat gets its token's hash (and name); False if it was
+        already used (by another request in the meantime), and then nothing changes."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(invites_table)
+                .where(
+                    invites_table.c.game_id == game_id,
+                    invites_table.c.seat == seat,
+                    invites_table.c.claimed.is_(None),
+                )
+                .values(claimed=time.time())
+            )
+            if done.rowcount != 1:
+                return False
+            conn.execute(
+                update(seats_table)
+                .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
+                .values(token_hash=token_hash, name=name)
+            )
+        return True
+
+    def undo_moves(self, game_id: str, keep: int, ply_now: int) -> None:
+        """Delete the moves from ply ``keep`` on (the game must be at ``ply_now``); StoreError if
+        refused. Only moves of the hand in play are taken back, so no deck is ever deleted."""
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(
+                    update(games_table)
+                    .where(games_table.c.id == game_id, games_table.c.moves == ply_now)
+                    .values(moves=keep)
+                )
+                if done.rowcount != 1:
+                    raise StoreError(f"game {game_id}: it is not at move {ply_now}, so nothing was taken back")
+                conn.execute(delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= keep))
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise StoreError(f"game {game_id}: the database refused to take back moves {keep}..: {exc}") from exc
+
+    def add_move(
+        self,
+        game_id: str,
+        move: MoveRow,
+        new_hand: HandRow | None,
+        status: str,
+        winner: int,
+        count_deadline: float | None = None,
+    ) -> None:
+        """Commit one move (and the next hand's deck when it starts one, with when the count before
+        it ends if it has a timer); StoreError if refused.
 
         The move's ply is part of the key and the game's move count must match it, so two writers
         can never both append the same move.
@@ -275,6 +383,8 @@ class Store:
                 )
                 if new_hand is not None:
                     conn.execute(_INSERT_HAND, {"game_id": game_id, **_hand_values(new_hand)})
+                    if count_deadline is not None:
+                        conn.execute(_SET_DEADLINE, {"g": game_id, "dl": count_deadline})
         except StoreError:
             raise
         except Exception as exc:
@@ -303,6 +413,15 @@ class Store:
                 select(moves_table).where(moves_table.c.game_id == game_id).order_by(moves_table.c.ply)
             )
             game.moves = [MoveRow(r.ply, r.hand, r.seat, r.move) for r in moves]
+            invites = conn.execute(
+                select(invites_table).where(invites_table.c.game_id == game_id).order_by(invites_table.c.seat)
+            )
+            game.invites = [InviteRow(r.seat, r.code_hash, r.claimed) for r in invites]
+            settings = conn.execute(select(settings_table).where(settings_table.c.game_id == game_id)).first()
+            if settings is not None:
+                game.listed = bool(settings.listed)
+                game.next_hand_after = int(settings.next_hand_after)
+                game.count_deadline = settings.count_deadline
         return game
 
     def unfinished(self) -> list[str]:
@@ -314,9 +433,17 @@ class Store:
             return [str(r.id) for r in rows]
 
     def recent(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Public summaries of the latest games, newest first (no tokens, no decks)."""
+        """Public summaries of the latest listed games, newest first (no tokens, no decks); a game
+        without settings (made before they existed) is listed."""
+        query = (
+            select(games_table)
+            .outerjoin(settings_table, settings_table.c.game_id == games_table.c.id)
+            .where(or_(settings_table.c.listed.is_(None), settings_table.c.listed.is_(True)))
+            .order_by(games_table.c.created.desc())
+            .limit(limit)
+        )
         with self.engine.connect() as conn:
-            rows = conn.execute(select(games_table).order_by(games_table.c.created.desc()).limit(limit)).all()
+            rows = conn.execute(query).all()
         return [
             {
                 "game": r.id,

@@ -1,6 +1,12 @@
-// The Casino page: a lobby with the variant builder, and the table driven by the server's payloads.
-// The page never decides what is legal: it shows the legal moves the server sent for this seat.
-"use strict";
+// The Casino page: a lobby for players, and a table driven by the server's payloads.
+// The page never decides what is legal: it shows the legal moves the server sent for this seat,
+// and the engine's reasons for what cannot be played. Every word comes from the catalogues.
+
+import {
+  t, tn, has, loadLanguage, preferredLanguage, translateStatic, cardText, cardLabel, cardsText, reasonText, valueWord,
+} from "./i18n.js";
+import { moveText, playedText, buildText, parseLine } from "./words.js";
+import { motionOn, snapshot, slideFrom, flyAway, arriveFrom } from "./motion.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
@@ -8,134 +14,326 @@ const el = (tag, attrs = {}, ...children) => {
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") node.className = v;
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null) node.setAttribute(k, v);
+    else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children) node.append(c);
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
   return node;
 };
-const cardImg = (name, extra = "") =>
-  el("img", { src: `/cards/${name}.svg`, alt: name, title: name, class: `card ${extra}`.trim(), "data-card": name });
+const img = (name, cls = "card") => el("img", { src: `/cards/${name}.svg`, alt: "", class: cls, draggable: "false" });
 
 let config = null;
 let game = null; // { id, token }
 let current = null; // the latest state payload
+let shown = null; // the payload the table shows now (held back while the count is on screen)
 let selection = { card: null, targets: [] };
 let socket = null;
 let retry = 500;
+let hint = null;
+let countDismissed = 0; // the number of the last hand whose count this page has closed
 const verifiedHands = new Map();
 
+// ------------------------------------------------------------------ storage of seats and settings
+function heldSeats() {
+  try { return JSON.parse(localStorage.getItem("cassino.seats") || "{}"); } catch { return {}; }
+}
+function holdSeat(id, entry) {
+  const seats = heldSeats();
+  seats[id] = { ...(seats[id] || {}), ...entry, at: Date.now() };
+  localStorage.setItem("cassino.seats", JSON.stringify(seats));
+}
+function invitesOf(id) {
+  try { return JSON.parse(localStorage.getItem(`cassino.invites.${id}`) || "null"); } catch { return null; }
+}
+
+function show(view) {
+  for (const v of ["lobby", "table-view", "problem"]) $(v).hidden = v !== view;
+}
+
 // ------------------------------------------------------------------ lobby
+let lobbyChoice = { preset: "classic", players: 2 };
+
 async function showLobby() {
-  $("lobby").hidden = false;
-  $("table-view").hidden = true;
+  show("lobby");
+  $("turn-banner").textContent = "";
+  $("conn").textContent = "";
   config = config || (await (await fetch("/api/config")).json());
-  const preset = $("preset");
-  if (!preset.options.length) {
-    for (const name of Object.keys(config.presets)) preset.append(el("option", { value: name }, name));
-    preset.addEventListener("change", fillOptions);
-    $("players").addEventListener("change", fillSeats);
-    $("partnerships").addEventListener("change", () => {
-      if ($("partnerships").checked) $("players").value = "4";
-      fillSeats();
-    });
-    $("create-form").addEventListener("submit", createGame);
-    fillOptions();
-    fillSeats();
-  }
+  renderLobby();
+  renderMyGames();
+  const { games } = await (await fetch("/api/games")).json();
   const recent = $("recent");
   recent.replaceChildren();
-  const { games } = await (await fetch("/api/games")).json();
-  for (const g of games.slice(0, 15)) {
-    const when = new Date(g.created * 1000).toLocaleString();
-    const what = `${g.rules.preset}, ${g.rules.players} players` + (g.status === "over" ? `, won by side ${g.winner}` : ", in play");
-    recent.append(el("li", {}, el("a", { href: `/#game=${g.game}` }, `${when}: ${what}`), ` (${g.moves} moves)`));
+  for (const g of games.slice(0, 12)) {
+    const what = `${presetName(g.rules.preset)} · ${tn("lobby.n_players", g.rules.players)}`;
+    const status = g.status === "over" ? t("lobby.status_over") : t("lobby.status_playing");
+    recent.append(el("li", {}, el("a", { href: `/#game=${g.game}` }, what), el("span", { class: "about" }, ` · ${status} · ${new Date(g.created * 1000).toLocaleString(document.documentElement.lang)}`)));
   }
+  if (!games.length) recent.append(el("li", { class: "about" }, t("lobby.no_games")));
 }
 
-function fillOptions() {
-  const box = $("options");
+function presetList() {
+  return config.presets.map((p) => (typeof p === "string" ? p : p.name));
+}
+function presetValues(name) {
+  const p = config.presets.find((x) => (typeof x === "string" ? x : x.name) === name);
+  return p.options;
+}
+const presetName = (p) => (has(`preset.${p}.name`) ? t(`preset.${p}.name`) : p);
+
+function renderLobby() {
+  const box = $("presets");
   box.replaceChildren();
-  const values = config.presets[$("preset").value];
-  for (const opt of config.options) {
-    const value = values[opt.name];
-    let input;
-    if (opt.type === "bool") {
-      input = el("input", { type: "checkbox", name: opt.name });
-      input.checked = value;
-    } else if (opt.type === "int") {
-      input = el("input", { type: "number", min: "1", name: opt.name, value: String(value), style: "width:5em" });
-    } else {
-      input = el("select", { name: opt.name });
-      for (const c of opt.choices) input.append(el("option", { value: c }, c));
-      input.value = value;
-    }
-    box.append(el("label", {}, opt.name.replaceAll("_", " "), input));
+  for (const p of presetList()) {
+    const id = `preset-${p}`;
+    const input = el("input", { type: "radio", name: "preset", id, value: p });
+    input.checked = p === lobbyChoice.preset;
+    input.addEventListener("change", () => { lobbyChoice.preset = p; renderOptions(); });
+    box.append(el("label", { class: "preset", for: id }, input,
+      el("span", { class: "preset-name" }, presetName(p)), el("span", { class: "about" }, t(`preset.${p}.about`))));
   }
+  const count = $("player-count");
+  count.replaceChildren();
+  for (const n of [2, 3, 4]) {
+    const id = `players-${n}`;
+    const input = el("input", { type: "radio", name: "players", id, value: String(n) });
+    input.checked = n === lobbyChoice.players;
+    input.addEventListener("change", () => { lobbyChoice.players = n; renderSeatRows(); renderOptions(); });
+    count.append(input, el("label", { for: id }, tn("lobby.n_players", n)));
+  }
+  $("partnerships").onchange = () => { renderSeatRows(); renderOptions(); };
+  renderSeatRows();
+  renderOptions();
+  $("create-form").onsubmit = createGame;
 }
 
-function fillSeats() {
-  const n = Number($("players").value);
+function sidesNow() {
+  return $("partnerships").checked && lobbyChoice.players === 4 ? 2 : lobbyChoice.players;
+}
+
+function playerName(p) {
+  return has(`player.${p}.name`) ? t(`player.${p}.name`) : p;
+}
+
+function renderSeatRows() {
+  const n = lobbyChoice.players;
+  $("partner-label").hidden = n !== 4;
+  $("partner-about").hidden = n !== 4;
   if (n !== 4) $("partnerships").checked = false;
   const box = $("seats");
+  const before = [...box.querySelectorAll(".seat-row")].map((row) => ({
+    kind: row.querySelector("[name^=kind]")?.value, bot: row.querySelector("[name^=bot]")?.value,
+    name: row.querySelector("[name^=name]")?.value,
+  }));
   box.replaceChildren();
+  const partners = $("partnerships").checked;
+  const players = config.players.map((p) => (typeof p === "string" ? p : p.name));
+  const fallback = players.includes("heuristic") ? "heuristic" : players[0];
   for (let s = 0; s < n; s++) {
-    const kind = el("select", { name: `kind-${s}`, "aria-label": `seat ${s} player` },
-      el("option", { value: "human" }, "Person"), el("option", { value: "bot" }, "Computer"));
-    kind.value = s === 0 ? "human" : "bot";
-    const bot = el("select", { name: `bot-${s}`, "aria-label": `seat ${s} computer player` });
-    for (const p of config.players) bot.append(el("option", { value: p }, p));
-    bot.value = config.players.includes("heuristic") ? "heuristic" : config.players[0];
-    const name = el("input", { name: `name-${s}`, placeholder: s === 0 ? "you" : `Seat ${s}`, maxlength: "40" });
-    const sync = () => { bot.hidden = kind.value !== "bot"; };
-    kind.addEventListener("change", sync);
-    sync();
-    box.append(el("div", { class: "seat-row" }, `Seat ${s}`, kind, bot, name));
+    const old = before[s] || {};
+    const label = s === 0 ? t("lobby.seat_you") : partners && s === 2 ? t("lobby.seat_partner") : t("lobby.seat_opponent", { n: s });
+    const name = el("input", { name: `name-${s}`, maxlength: "40", "aria-label": t("lobby.name_of", { seat: label }),
+      placeholder: s === 0 ? t("lobby.your_name") : t("lobby.name") });
+    name.value = old.name || "";
+    const row = el("div", { class: "seat-row" }, el("span", { class: "seat-label" }, label));
+    if (s === 0) {
+      row.append(name);
+    } else {
+      const kind = el("select", { name: `kind-${s}`, "aria-label": t("lobby.who_sits", { seat: label }) },
+        el("option", { value: "bot" }, t("lobby.computer")), el("option", { value: "human" }, t("lobby.person")));
+      kind.value = old.kind || "bot";
+      const bot = el("select", { name: `bot-${s}`, "aria-label": t("lobby.which_computer", { seat: label }) });
+      for (const p of players) bot.append(el("option", { value: p }, playerName(p)));
+      bot.value = players.includes(old.bot) ? old.bot : fallback;
+      const about = el("span", { class: "about bot-about" });
+      const sync = () => {
+        bot.hidden = kind.value !== "bot";
+        about.textContent = kind.value === "bot" ? t(`player.${bot.value}.about`) : t("lobby.person_about");
+        name.placeholder = kind.value === "bot" ? playerName(bot.value) : t("lobby.name");
+        $("people-settings").hidden = !box.querySelector("select[name^=kind] option[value=human]:checked");
+      };
+      kind.addEventListener("change", sync);
+      bot.addEventListener("change", sync);
+      row.append(kind, bot, name, about);
+      box.append(row);
+      sync();
+      continue;
+    }
+    box.append(row);
+  }
+  $("people-settings").hidden = !box.querySelector("select[name^=kind] option[value=human]:checked");
+}
+
+/** Do the server's conditions (needs, needs_not, needs_sides) hold for the rules chosen so far? */
+function holds(cond, values) {
+  for (const [k, v] of Object.entries(cond.needs || {})) if (values[k] !== v) return false;
+  for (const [k, v] of Object.entries(cond.needs_not || {})) if (values[k] === v) return false;
+  if (cond.needs_sides && sidesNow() !== cond.needs_sides) return false;
+  return true;
+}
+
+/** Does an option change anything under the rules chosen so far? */
+const relevant = (opt, values) => holds(opt, values);
+
+/** Is an option's value one the rules refuse in this combination (e.g. count-out with spade scoring)? */
+const refused = (opt, value, values) => (opt.refused || []).some((r) => r.value === value && !holds(r.unless || {}, values));
+
+function currentOptionValues() {
+  const values = { ...presetValues(lobbyChoice.preset) };
+  for (const opt of config.options) {
+    const input = document.querySelector(`#options [name="${opt.name}"]`);
+    if (!input || input.dataset.preset !== lobbyChoice.preset) continue;
+    values[opt.name] = opt.type === "bool" ? input.checked : opt.type === "int" ? Number(input.value) : input.value;
+  }
+  return values;
+}
+
+function renderOptions() {
+  const values = currentOptionValues();
+  const box = $("options");
+  box.replaceChildren();
+  for (const opt of config.options) {
+    const value = values[opt.name];
+    const id = `opt-${opt.name}`;
+    let input;
+    if (opt.type === "bool") {
+      input = el("input", { type: "checkbox", name: opt.name, id });
+      input.checked = value;
+    } else if (opt.type === "int") {
+      input = el("input", { type: "number", min: "1", max: "999", name: opt.name, id, value: String(value) });
+    } else {
+      input = el("select", { name: opt.name, id });
+      for (const c of opt.choices) input.append(el("option", { value: c }, t(`option.${opt.name}.choice.${c}`)));
+      input.value = value;
+    }
+    input.dataset.preset = lobbyChoice.preset;
+    input.addEventListener("change", renderOptions);
+    const on = relevant(opt, values);
+    input.disabled = !on;
+    const row = el("div", { class: "option" + (on ? "" : " off"), "data-option": opt.name },
+      el("label", { for: id }, t(`option.${opt.name}.label`)), input,
+      el("p", { class: "about" }, on ? t(`option.${opt.name}.about`) : t("lobby.option_off", { about: t(`option.${opt.name}.about`) })));
+    box.append(row);
   }
 }
 
 async function createGame(event) {
   event.preventDefault();
-  const values = config.presets[$("preset").value];
+  const preset = lobbyChoice.preset;
+  const base = presetValues(preset);
+  const values = currentOptionValues();
   const options = {};
   for (const opt of config.options) {
-    const input = document.querySelector(`#options [name="${opt.name}"]`);
-    const value = opt.type === "bool" ? input.checked : opt.type === "int" ? Number(input.value) : input.value;
-    if (value !== values[opt.name]) options[opt.name] = value;
+    if (!relevant(opt, values)) {
+      // it changes nothing here, but the preset's value may clash with the rest: use the plain default
+      if (refused(opt, base[opt.name], values)) options[opt.name] = opt.default;
+      continue;
+    }
+    if (values[opt.name] !== base[opt.name]) options[opt.name] = values[opt.name];
   }
-  const players = Number($("players").value);
+  const players = lobbyChoice.players;
   const seats = [];
+  let people = 1;
   for (let s = 0; s < players; s++) {
-    const kind = document.querySelector(`[name="kind-${s}"]`).value;
     const name = document.querySelector(`[name="name-${s}"]`).value.trim() || undefined;
-    seats.push(kind === "bot" ? { kind, name, bot: document.querySelector(`[name="bot-${s}"]`).value } : { kind, name });
+    const kind = s === 0 ? "human" : document.querySelector(`[name="kind-${s}"]`).value;
+    if (kind === "bot") {
+      const bot = document.querySelector(`[name="bot-${s}"]`).value;
+      seats.push({ kind, bot, name: name || playerName(bot) });
+    } else {
+      if (s > 0) people += 1;
+      seats.push({ kind, name });
+    }
   }
-  const body = { preset: $("preset").value, players, partnerships: $("partnerships").checked, options, seats };
+  const body = { preset, players, partnerships: $("partnerships").checked, options, seats };
+  if (people > 1) {
+    body.listed = $("listed").checked;
+    body.next_hand_after = Number($("next-after").value);
+  }
   const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const made = await r.json();
   if (!r.ok) { $("lobby-error").textContent = made.error; return; }
-  sessionStorage.setItem(`invites-${made.game}`, JSON.stringify(made));
-  const first = made.seats.find((s) => s.token);
-  location.hash = first ? first.link.slice(1) : made.spectate.slice(1);
+  localStorage.setItem(`cassino.invites.${made.game}`, JSON.stringify(made));
+  const mine = made.seats.find((s) => s.token);
+  if (mine) {
+    holdSeat(made.game, { token: mine.token, seat: mine.seat, preset, players });
+    location.hash = `game=${made.game}&token=${mine.token}`;
+  } else location.hash = `game=${made.game}`;
 }
 
-// ------------------------------------------------------------------ the table
+async function renderMyGames() {
+  const list = $("my-games");
+  list.replaceChildren();
+  const entries = Object.entries(heldSeats()).sort((a, b) => b[1].at - a[1].at).slice(0, 10);
+  if (!entries.length) { list.append(el("li", { class: "about" }, t("lobby.no_my_games"))); return; }
+  for (const [id, held] of entries) {
+    const item = el("li", {}, el("a", { href: `/#game=${id}&token=${held.token}` },
+      `${presetName(held.preset || "classic")} · ${tn("lobby.n_players", held.players || 2)}`));
+    const info = el("span", { class: "about" }, ` · ${new Date(held.at).toLocaleString(document.documentElement.lang)}`);
+    item.append(info);
+    list.append(item);
+    fetch(`/api/games/${id}`, { headers: { "x-cassino-token": held.token } }).then(async (r) => {
+      if (!r.ok) { item.remove(); return; }
+      const st = await r.json();
+      info.textContent = " · " + (st.status === "over" ? t("lobby.status_over")
+        : st.to_move === st.you ? t("lobby.status_your_turn") : t("lobby.status_playing"));
+    }).catch(() => {});
+  }
+}
+
+// ------------------------------------------------------------------ wrong links
+function showProblem(kind, id) {
+  show("problem");
+  $("conn").textContent = "";
+  $("turn-banner").textContent = "";
+  $("problem-title").textContent = t(`problem.${kind}.title`);
+  $("problem-text").textContent = t(`problem.${kind}.text`);
+  const watch = $("problem-watch");
+  watch.hidden = kind === "no_game";
+  watch.href = `/#game=${id}`;
+}
+
+async function claim(id, invite) {
+  const r = await fetch(`/api/games/${id}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite }) });
+  const body = await r.json().catch(() => ({}));
+  if (r.ok) {
+    holdSeat(id, { token: body.token, seat: body.seat });
+    location.replace(`#game=${id}&token=${body.token}`);
+    return;
+  }
+  const held = heldSeats()[id];
+  if (r.status === 410 && held) { location.replace(`#game=${id}&token=${held.token}`); return; }
+  showProblem(r.status === 404 ? "no_game" : r.status === 410 ? "used_invite" : "bad_invite", id);
+}
+
+// ------------------------------------------------------------------ the table: connection
 function openGame(id, token) {
   game = { id, token };
   current = null;
+  shown = null;
+  countDismissed = 0;
   selection = { card: null, targets: [] };
-  $("lobby").hidden = true;
-  $("table-view").hidden = false;
+  show("table-view");
   $("replay").hidden = true;
   $("over").hidden = true;
+  $("count").hidden = true;
   $("message").textContent = "";
-  const invites = JSON.parse(sessionStorage.getItem(`invites-${id}`) || "null");
-  $("invite-panel").hidden = !invites;
-  if (invites) {
-    $("invites").replaceChildren(...invites.seats.filter((s) => s.token).map((s) =>
-      el("li", {}, `${s.name} (seat ${s.seat}): `, el("a", { href: location.origin + s.link }, "link"))),
-      el("li", {}, "spectators: ", el("a", { href: location.origin + invites.spectate }, "link")));
-  }
+  renderInvites();
   connect();
+}
+
+function renderInvites() {
+  const invites = invitesOf(game.id);
+  const seats = invites ? invites.seats.filter((s) => s.invite || (s.link && !s.token)) : [];
+  $("invite-panel").hidden = !invites;
+  if (!invites) return;
+  const items = seats.map((s) => el("li", {}, `${s.name}: `, copyLink(location.origin + s.link)));
+  items.push(el("li", {}, `${t("invite.watchers")}: `, copyLink(location.origin + invites.spectate)));
+  $("invites").replaceChildren(...items);
+}
+
+function copyLink(url) {
+  const input = el("input", { value: url, readonly: true, "aria-label": t("invite.link") });
+  const button = el("button", { type: "button", onclick: () => { input.select(); navigator.clipboard?.writeText(url); button.textContent = t("invite.copied"); } }, t("invite.copy"));
+  return el("span", { class: "copy" }, input, button);
 }
 
 function connect() {
@@ -143,174 +341,470 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const query = game.token ? `?token=${encodeURIComponent(game.token)}` : "";
   socket = new WebSocket(`${proto}://${location.host}/api/games/${game.id}/ws${query}`);
-  $("conn").textContent = "connecting...";
-  socket.onopen = () => { $("conn").textContent = "live"; retry = 500; };
+  $("conn").textContent = t("conn.connecting");
+  $("conn").dataset.state = "connecting";
+  socket.onopen = () => { $("conn").textContent = t("conn.live"); $("conn").dataset.state = "live"; retry = 500; };
   socket.onmessage = (event) => onMessage(JSON.parse(event.data));
   socket.onclose = (event) => {
-    $("conn").textContent = "disconnected: reconnecting";
-    if (event.code >= 4400) return; // a refused token or an unknown game: no point retrying
+    if (event.code === 4404) { showProblem("no_game", game.id); return; }
+    if (event.code === 4403) { showProblem("bad_token", game.id); return; }
+    $("conn").textContent = t("conn.reconnecting");
+    $("conn").dataset.state = "disconnected";
+    if (event.code >= 4400) return;
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
 }
 
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) { $("message").textContent = t("conn.not_connected"); return false; }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
 function onMessage(msg) {
   if (msg.type === "state") {
+    if (!current || msg.version !== current.version) { hint = null; $("message").textContent = ""; }
     if (current && msg.version !== current.version) selection = { card: null, targets: [] };
-    if (!current || msg.version !== current.version) $("hint").textContent = "";
+    const before = current;
     current = msg;
-    render();
+    if (msg.you !== null && game.token) holdSeat(game.id, { token: game.token, seat: msg.you, preset: msg.rules.preset, players: msg.rules.players });
+    update(before);
   } else if (msg.type === "error") {
-    $("message").textContent = msg.error;
+    if (msg.status === 404 && !current) { showProblem("no_game", game.id); return; }
+    if (msg.status === 403 && !current) { showProblem("bad_token", game.id); return; }
+    $("message").textContent = msg.reason ? reasonText(msg.reason) : msg.error;
   } else if (msg.type === "hint") {
-    $("hint").textContent = `Hint: ${msg.move}`;
-    document.querySelectorAll(".hinted").forEach((n) => n.classList.remove("hinted"));
-    const card = msg.move.split(" ")[1];
-    document.querySelector(`#hand [data-card="${card}"]`)?.classList.add("hinted");
+    hint = msg.move;
+    renderPlay();
   }
 }
 
-const seatName = (s) => current.seats[s].name + (s === current.you ? " (you)" : "");
-const sideName = (side) => current.seats.filter((s) => s.side === side).map((s) => seatName(s.seat)).join(" & ");
+// ------------------------------------------------------------------ the table: who sits where
+const you = () => (current.you === null ? null : current.you);
+const viewer = () => (current.you === null ? 0 : current.you);
+const players = () => current.seats.length;
+const sideOf = (s) => current.seats[s].side;
 
-function render() {
-  const st = current;
-  $("rules-text").textContent = st.rules_text;
-  $("scores").textContent = "Scores: " + st.scores.map((p, side) => `${sideName(side)} ${p}`).join(" · ");
-  const status = $("status");
-  status.classList.toggle("your-turn", st.to_move !== null && st.to_move === st.you);
-  if (st.status === "over") status.textContent = `Game over: ${sideName(st.winner)} won`;
-  else if (st.to_move === st.you) status.textContent = `Hand ${st.hand_number}, deal ${st.deal}: your move`;
-  else status.textContent = `Hand ${st.hand_number}, deal ${st.deal}: ${seatName(st.to_move)} to move`;
-  status.dataset.version = String(st.version);
-  status.dataset.state = st.status === "over" ? "over" : st.to_move === st.you ? "your-move" : "waiting";
-  $("stock").textContent = `(stock: ${st.stock} cards, dealer: ${seatName(st.dealer)})`;
-  renderOthers();
-  renderTable();
-  renderHand();
-  renderMoves();
-  renderBreakdown();
-  renderFair();
-  $("over").hidden = st.status !== "over";
-  if (st.status === "over") $("over-title").textContent = `${sideName(st.winner)} won, ${st.scores.join(" to ")}`;
+function seatName(s) {
+  if (s === null || s === undefined || s < 0) return "";
+  return s === you() ? t("seat.you") : current.seats[s].name;
+}
+function sideName(side) {
+  const seats = current.seats.filter((s) => s.side === side).map((s) => s.seat);
+  if (seats.includes(you())) return seats.length > 1 ? t("side.you_and", { name: seatName(seats.find((s) => s !== you())) }) : t("seat.you");
+  return seats.map(seatName).join(" & ");
+}
+function isPartner(s) {
+  return current.rules.partnerships && you() !== null && s !== you() && sideOf(s) === sideOf(you());
+}
+
+function positions() {
+  const n = players();
+  const order = { 2: ["across"], 3: ["left", "right"], 4: ["left", "across", "right"] }[n];
+  return order.map((pos, i) => ({ seat: (viewer() + 1 + i) % n, pos }));
 }
 
 function lastMoveOf(seat) {
   for (let i = current.moves.length - 1; i >= 0; i--) if (current.moves[i].seat === seat) return current.moves[i].move;
-  return "";
+  return null;
 }
 
-function renderOthers() {
-  const box = $("others");
-  box.replaceChildren();
-  for (const seat of current.seats) {
-    if (seat.seat === current.you) continue;
-    const backs = el("div", { class: "backs" });
-    for (let i = 0; i < current.hand_sizes[seat.seat]; i++) backs.append(el("img", { src: "/cards/back.svg", alt: "card", class: "card small" }));
-    const who = seat.kind === "bot" ? `computer: ${seat.bot}` : "person";
-    box.append(el("div", { class: "other" + (current.to_move === seat.seat ? " to-move" : "") },
-      el("strong", {}, seat.name), el("span", { class: "muted" }, ` seat ${seat.seat}, ${who}`), backs,
-      el("div", { class: "muted" }, `captured ${current.captured[seat.seat].length}`),
-      el("div", {}, lastMoveOf(seat.seat) ? `last: ${lastMoveOf(seat.seat)}` : "")));
-  }
+function seatBox(s, pos) {
+  const st = shown;
+  const seat = current.seats[s];
+  const toMove = st.to_move === s && st.phase !== "count" && st.status !== "over";
+  const badges = [];
+  if (s === you()) badges.push(el("span", { class: "badge you" }, t("seat.you_badge")));
+  if (isPartner(s)) badges.push(el("span", { class: "badge partner" }, t("seat.partner")));
+  if (seat.kind === "bot") badges.push(el("span", { class: "badge bot" }, t("seat.computer")));
+  if (st.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
+  const pile = st.captured[s];
+  const spades = pile.filter((c) => c[1] === "s").length;
+  const held = st.hand_sizes[s];
+  const backs = el("div", { class: "backs", "aria-hidden": "true" });
+  if (s !== you()) for (let i = 0; i < held; i++) backs.append(img("back", "card back"));
+  const last = lastMoveOf(s);
+  const label = [seatName(s), tn("seat.holds", held), tn("seat.pile_cards", pile.length), tn("seat.pile_spades", spades)];
+  if (toMove) label.push(t("seat.to_move"));
+  const box = el("section", { class: `seat seat-${pos}` + (toMove ? " to-move" : "") + (isPartner(s) ? " partner" : ""),
+    "data-testid": `seat-${s}`, "data-seat": String(s), "aria-label": label.join(", ") },
+  el("div", { class: "seat-head" }, el("strong", { class: "seat-name" }, seat.name), ...badges,
+    toMove ? el("span", { class: "turn-dot" }, t("seat.to_move")) : null),
+  s !== you() ? el("div", { class: "seat-hand" }, backs, el("span", { class: "count" }, tn("seat.holds", held))) : null,
+  el("div", { class: "pile", "data-pile": String(s) },
+    el("span", { class: "pile-stack" + (pile.length ? "" : " empty"), "aria-hidden": "true" }),
+    el("span", {}, tn("seat.pile_cards", pile.length)), el("span", { class: "spades" }, `${spades} ♠`)),
+  el("div", { class: "last-move" }, last ? playedText(last, you(), seatName) : "\u00a0"));
+  return box;
 }
 
-function candidates() {
-  if (!selection.card) return [];
-  return current.legal.filter((m) => m.card === selection.card && selection.targets.every((t) => m.table.includes(t)));
+// ------------------------------------------------------------------ the table: drawing
+function update(before) {
+  const countHand = countToShow();
+  const root = $("table-view");
+  const old = motionOn() && shown ? snapshot(root) : null;
+  const oldShown = shown;
+  shown = current;
+  render();
+  if (old) animate(old, oldShown, countHand);
+  if (countHand) showCount(countHand);
+  else $("count").hidden = true;
+  yourTurnCue(before);
+}
+
+function countToShow() {
+  if (!current.finished || !current.finished.length) return null;
+  const last = current.finished[current.finished.length - 1];
+  if (current.phase === "count") return last;
+  if (current.status === "over" && countDismissed < last.hand) return last;
+  return null;
+}
+
+function render() {
+  const st = shown;
+  const over = st.status === "over";
+  $("table-view").dataset.phase = st.phase || (over ? "over" : "play");
+  const status = $("turn-banner");
+  let state = "waiting";
+  if (over) { status.textContent = t("status.over", { name: sideName(st.winner) }); state = "over"; }
+  else if (st.phase === "count") { status.textContent = t("status.count", { n: st.hand_number - 1 }); state = "count"; }
+  else if (st.to_move === you()) { status.textContent = t("status.your_turn"); state = "your-move"; }
+  else status.textContent = t("status.to_move", { name: seatName(st.to_move) });
+  status.dataset.state = state;
+  status.dataset.version = String(st.version);
+  document.title = (state === "your-move" ? "● " : "") + t("page.title");
+  renderSeats();
+  renderTable();
+  renderPlay();
+  renderSide();
+}
+
+function renderSeats() {
+  const box = $("seats-around");
+  box.className = `seats-around players-${players()}`;
+  box.replaceChildren(...positions().map(({ seat, pos }) => seatBox(seat, pos)));
+  $("me-seat").replaceWith(Object.assign(seatBox(viewer(), "me"), { id: "me-seat" }));
+}
+
+const buildKey = (b) => "build:" + b.cards.join(" ");
+
+function dealLabel(st) {
+  const deals = st.rules.draw ? 1 : { 2: 6, 3: 4, 4: 3 }[st.rules.players];
+  if (st.stock === 0) return t("table.last_deal");
+  return t("table.deal_of", { n: st.deal, total: deals });
 }
 
 function renderTable() {
-  const box = $("table");
+  const st = shown;
+  $("stock").replaceChildren(el("span", { class: "stock-pile", id: "stock-pile", "aria-hidden": "true" }), tn("table.stock", st.stock));
+  $("deal-info").textContent = st.phase === "count" ? "" : dealLabel(st);
+  const box = $("table-cards");
   box.replaceChildren();
-  const targets = new Set(candidates().flatMap((m) => m.table));
-  for (const name of current.table.loose) {
-    const img = cardImg(name, (targets.has(name) ? "target " : "") + (selection.targets.includes(name) ? "picked" : ""));
-    img.addEventListener("click", () => pickTarget([name]));
-    box.append(img);
-  }
-  for (const b of current.table.builds) {
-    const cls = (b.cards.some((c) => targets.has(c)) ? " target" : "") + (b.cards.every((c) => selection.targets.includes(c)) ? " picked" : "");
-    const node = el("div", { class: "build" + cls, "data-build": b.cards.join(" ") },
-      el("div", { class: "cards" }, ...b.cards.map((c) => cardImg(c))),
-      el("div", { class: "label" }, `build ${b.value} · ${b.single ? "single" : "multiple"} · ${seatName(b.owner)}`));
-    node.addEventListener("click", () => pickTarget(b.cards));
+  if (st.phase === "count") { box.append(el("p", { class: "empty-table" }, t("table.hand_over"))); return; }
+  const choosing = selection.card && st.to_move === you();
+  const fits = choosing ? candidates() : [];
+  const targets = new Set(fits.flatMap((m) => m.table));
+  const why = (key) => (choosing && current.why_not?.table?.[selection.card]?.[key]) || null;
+  for (const name of st.table.loose) {
+    const picked = selection.targets.includes(name);
+    const usable = targets.has(name);
+    const reason = choosing && !usable ? why(name) : null;
+    const node = el("button", {
+      type: "button", class: "card-btn loose" + (picked ? " picked" : "") + (choosing ? (usable ? " target" : " unusable") : ""),
+      "data-card": name, "aria-pressed": picked ? "true" : "false",
+      "aria-label": cardLabel(name) + (reason ? ` — ${reasonText(reason)}` : ""), title: reason ? reasonText(reason) : cardText(name),
+    }, img(name));
+    node.addEventListener("click", () => pickTarget([name], name));
     box.append(node);
   }
-  if (!current.table.loose.length && !current.table.builds.length) box.append(el("span", { class: "muted" }, "(the table is empty)"));
+  for (const b of st.table.builds) {
+    const key = buildKey(b);
+    const picked = b.cards.every((c) => selection.targets.includes(c));
+    const usable = b.cards.some((c) => targets.has(c));
+    const reason = choosing && !usable ? why(key) : null;
+    const label = t(b.single ? "build.label_single" : "build.label_multiple", { value: b.value, owner: seatName(b.owner) });
+    const node = el("button", {
+      type: "button", class: "build" + (picked ? " picked" : "") + (choosing ? (usable ? " target" : " unusable") : "") + (b.owner === you() ? " mine" : ""),
+      "data-build": key, "aria-pressed": picked ? "true" : "false",
+      "aria-label": `${buildText(b, you(), seatName)}: ${b.cards.map(cardLabel).join(", ")}. ${label}` + (reason ? ` — ${reasonText(reason)}` : ""),
+      title: reason ? reasonText(reason) : label,
+    },
+    el("span", { class: "build-cards" }, ...b.cards.map((c) => img(c))),
+    el("span", { class: "build-label" }, el("strong", {}, String(b.value)), " ", label));
+    node.querySelectorAll("img").forEach((i, k) => { i.dataset.card = b.cards[k]; });
+    node.addEventListener("click", () => pickTarget(b.cards, key));
+    box.append(node);
+  }
+  if (!st.table.loose.length && !st.table.builds.length) box.append(el("p", { class: "empty-table" }, t("table.empty")));
 }
 
-function renderHand() {
-  const box = $("hand");
-  box.replaceChildren();
-  const spectator = current.you === null;
-  $("hand-title").textContent = spectator ? "Watching (public information only)" : `Your hand: ${seatName(current.you)}`;
-  $("hint-button").hidden = spectator;
-  $("clear-button").hidden = spectator;
-  if (spectator) { $("choices").replaceChildren(); return; }
-  const playable = new Set(current.legal.map((m) => m.card));
-  for (const name of current.hand) {
-    const img = cardImg(name, (playable.has(name) ? "playable " : "") + (selection.card === name ? "selected" : ""));
-    img.addEventListener("click", () => pickCard(name));
-    box.append(img);
+function candidates() {
+  if (!selection.card || !current.legal) return [];
+  return current.legal.filter((m) => m.card === selection.card && selection.targets.every((x) => m.table.includes(x)));
+}
+
+function renderPlay() {
+  const st = shown;
+  const hand = $("hand");
+  hand.replaceChildren();
+  const spectator = you() === null;
+  const myTurn = !spectator && st.to_move === you() && st.status !== "over" && st.phase !== "count";
+  $("me").classList.toggle("my-turn", myTurn);
+  $("hint-button").hidden = !myTurn;
+  $("clear-button").hidden = !myTurn || !selection.card;
+  $("undo").hidden = !current.can_undo;
+  hand.setAttribute("aria-label", spectator ? t("hand.watching") : t("hand.label"));
+  if (spectator) {
+    hand.append(el("p", { class: "about" }, t("hand.watching")));
+    $("choices").replaceChildren();
+    $("prompt").textContent = "";
+    $("why-not").hidden = true;
+    return;
   }
+  const playable = new Set((current.legal || []).map((m) => m.card));
+  const cards = st.phase === "count" ? [] : st.hand || [];
+  cards.forEach((name, i) => {
+    const can = myTurn && playable.has(name);
+    const reason = myTurn && !can ? current.why_not?.cards?.[name] : null;
+    const node = el("button", {
+      type: "button", class: "card-btn" + (myTurn ? (can ? " playable" : " blocked") : "") + (selection.card === name ? " selected" : "") + (hint && parseLine(hint)?.card === name ? " hinted" : ""),
+      "data-card": name, "aria-pressed": selection.card === name ? "true" : "false",
+      "aria-label": cardLabel(name) + (reason ? ` — ${t("hand.cannot")}: ${reasonText(reason)}` : can ? ` — ${t("hand.can")}` : ""),
+      title: reason ? reasonText(reason) : cardText(name), "data-key": String(i + 1),
+    }, img(name));
+    if (reason) node.append(el("span", { class: "blocked-mark", "aria-hidden": "true" }, "⊘"));
+    node.addEventListener("click", () => pickCard(name));
+    hand.append(node);
+  });
   const choices = $("choices");
   choices.replaceChildren();
-  for (const m of candidates()) {
-    choices.append(el("button", { type: "button", "data-move": m.move, onclick: () => send(m.move) }, m.move));
+  if (myTurn && selection.card) {
+    for (const m of candidates()) {
+      choices.append(el("button", { type: "button", class: "choice", "data-testid": "move-choice", "data-move": m.move, onclick: () => play(m.move) },
+        moveText(m, current.table, you(), seatName)));
+    }
   }
+  let prompt = "";
+  if (hint) prompt = t("play.hint_is", { move: playedHint(hint) });
+  else if (myTurn && !selection.card) prompt = t("play.choose_card");
+  else if (myTurn) prompt = candidates().length > 1 ? t("play.choose_move") : t("play.confirm_move");
+  else if (st.status !== "over" && st.phase !== "count") prompt = t("play.wait", { name: seatName(st.to_move) });
+  $("prompt").textContent = prompt;
+}
+
+function playedHint(line) {
+  const m = (current.legal || []).find((x) => x.move === line);
+  return m ? moveText(m, current.table, you(), seatName) : playedText(line, you(), seatName);
+}
+
+function whyNot(text) {
+  const box = $("why-not");
+  box.textContent = text;
+  box.hidden = !text;
 }
 
 function pickCard(name) {
   $("message").textContent = "";
-  if (current.to_move !== current.you) { $("message").textContent = "Wait for your turn."; return; }
+  whyNot("");
+  if (current.to_move !== you() || current.phase === "count") { whyNot(t("why.not_your_turn")); return; }
   if (!current.legal.some((m) => m.card === name)) {
-    $("message").textContent = `${name} has no legal move now.`;
+    const reason = current.why_not?.cards?.[name];
+    whyNot(reason ? t("why.card", { card: cardText(name), reason: reasonText(reason) }) : t("why.no_move", { card: cardText(name) }));
     return;
   }
   selection = { card: selection.card === name ? null : name, targets: [] };
-  render();
+  hint = null;
+  renderTable();
+  renderPlay();
 }
 
-function pickTarget(cards) {
+function pickTarget(cards, key) {
   $("message").textContent = "";
-  if (!selection.card) { $("message").textContent = "Choose a card from your hand first."; return; }
+  whyNot("");
+  if (current.to_move !== you()) { whyNot(t("why.not_your_turn")); return; }
+  if (!selection.card) { whyNot(t("why.card_first")); return; }
   const all = cards.every((c) => selection.targets.includes(c));
   const next = all ? selection.targets.filter((c) => !cards.includes(c)) : [...new Set([...selection.targets, ...cards])];
-  const fits = current.legal.filter((m) => m.card === selection.card && next.every((t) => m.table.includes(t)));
+  const fits = current.legal.filter((m) => m.card === selection.card && next.every((x) => m.table.includes(x)));
   if (!fits.length) {
-    $("message").textContent = `No move of ${selection.card} takes or builds on ${cards.join(" ")} together with what you chose.`;
+    const item = key.startsWith("build:") ? buildText(current.table.builds.find((b) => buildKey(b) === key), you(), seatName) : cardText(key);
+    const reason = current.why_not?.table?.[selection.card]?.[key];
+    if (reason) whyNot(reasonText(reason));
+    else whyNot(t("why.not_together", { item, card: cardText(selection.card), chosen: cardsText(selection.targets) }));
     return;
   }
   selection.targets = next;
-  if (fits.length === 1) { send(fits[0].move); return; }  // the targets say which move: play it
-  render();  // several fit: the list shows them, more clicks narrow it
+  renderTable();
+  renderPlay();
 }
 
-function send(move) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) { $("message").textContent = "Not connected: reconnecting..."; return; }
-  socket.send(JSON.stringify({ type: "move", move, version: current.version }));
-}
-
-function renderMoves() {
-  const list = $("moves");
-  list.replaceChildren(...current.moves.map((m) => el("li", {}, `${seatName(m.seat)}: ${m.move}`)));
-  list.scrollTop = list.scrollHeight; // the latest move in view
-}
-
-function renderBreakdown() {
-  const box = $("breakdown");
-  box.replaceChildren();
-  if (!current.finished.length) { box.append(el("p", { class: "muted" }, "No hand finished yet.")); return; }
-  for (const h of current.finished) {
-    const cats = Object.keys(h.breakdown[0]);
-    const head = el("tr", {}, el("th", {}, `Hand ${h.hand}`), ...h.points.map((_, side) => el("th", {}, sideName(side))));
-    const rows = cats.map((c) => el("tr", {}, el("td", {}, c), ...h.breakdown.map((b) => el("td", {}, String(b[c])))));
-    rows.push(el("tr", {}, el("td", {}, "cards / spades taken"), ...h.cards.map((n, i) => el("td", {}, `${n} / ${h.spades[i]}`))));
-    rows.push(el("tr", {}, el("th", {}, "hand points"), ...h.points.map((p) => el("th", {}, String(p)))));
-    rows.push(el("tr", {}, el("th", {}, "game score"), ...h.scores.map((p) => el("th", {}, String(p)))));
-    box.append(el("table", { class: "breakdown" }, head, ...rows));
+function play(move) {
+  if (send({ type: "move", move, version: current.version })) {
+    $("choices").querySelectorAll("button").forEach((b) => { b.disabled = true; });
   }
+}
+
+// ------------------------------------------------------------------ motion
+function animate(old, before, countHand) {
+  const last = current.moves.length ? current.moves[current.moves.length - 1] : null;
+  const handEnded = before && current.hand_number !== before.hand_number;
+  const newDeal = before && !handEnded && current.deal !== before.deal;
+  const mover = handEnded ? before.to_move : last ? last.seat : null;
+  const pileOf = (s) => document.querySelector(`[data-pile="${s}"]`) || $("felt");
+  const seatOf = (s) => document.querySelector(`[data-seat="${s}"] .seat-hand`) || document.querySelector(`[data-seat="${s}"]`) || $("felt");
+  const residue = new Set(handEnded && countHand?.residue?.cards ? countHand.residue.cards : []);
+  const now = new Set();
+  let dealt = 0;
+  for (const node of document.querySelectorAll("#table-view [data-card]")) {
+    const name = node.dataset.card;
+    now.add(name);
+    const was = old.get(name);
+    if (was) slideFrom(node, was.rect, 320);
+    else if (node.closest("#hand")) arriveFrom(node, $("stock-pile") || $("felt"), 260, Math.floor(dealt++ / 2) * 110);
+    else if (newDeal || (before && before.phase === "count")) arriveFrom(node, $("stock-pile") || $("felt"), 260, Math.floor(dealt++ / 2) * 110);
+    else if (mover !== null) arriveFrom(node, seatOf(mover), 320);
+  }
+  let away = 0;
+  for (const [name, was] of old) {
+    if (now.has(name)) continue;
+    const target = residue.has(name) ? pileOf(countHand.residue.seat) : pileOf(mover);
+    flyAway(was, target, 360, residue.has(name) ? 380 : Math.min(away++ * 30, 150));
+  }
+  for (const s of document.querySelectorAll(".seat.to-move")) s.animate?.([{ boxShadow: "0 0 0 0 #f5c54288" }, { boxShadow: "0 0 0 10px #f5c54200" }], { duration: 400 });
+  announce(before, handEnded, countHand);
+}
+
+function announce(before, handEnded, countHand) {
+  const box = $("announce");
+  if (handEnded && countHand?.residue?.cards?.length && countHand.residue.seat !== null) {
+    box.textContent = t("announce.residue", { cards: cardsText(countHand.residue.cards), name: seatName(countHand.residue.seat) });
+    return;
+  }
+  const last = current.moves.length ? current.moves[current.moves.length - 1] : null;
+  if (!last || !before || before.version === current.version) return;
+  const text = playedText(last.move, you(), seatName, before.table);
+  box.textContent = t("announce.move", { name: seatName(last.seat), move: text });
+}
+
+function yourTurnCue(before) {
+  const mine = current.to_move === you() && current.status !== "over" && current.phase !== "count";
+  const wasMine = before && before.to_move === you() && before.phase !== "count" && before.version === current.version;
+  if (!mine || wasMine || localStorage.getItem("cassino.sound") !== "on") return;
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.25);
+  } catch { /* no sound here */ }
+}
+
+// ------------------------------------------------------------------ the count
+let countShownFor = null;
+let countTimer = null;
+
+function itemLabel(item) {
+  const base = t(`count.item.${item.item}`);
+  return item.card ? `${base} ${cardText(item.card)}` : base;
+}
+
+function showCount(hand) {
+  const box = $("count");
+  box.hidden = false;
+  $("count-title").textContent = t("count.title", { n: hand.hand });
+  const list = $("count-items");
+  const fresh = countShownFor !== hand.hand;
+  if (fresh) {
+    countShownFor = hand.hand;
+    list.replaceChildren();
+    const items = hand.count || [];
+    items.forEach((item, i) => {
+      const who = item.side < 0 ? t(item.item === "cards" || item.item === "spades" ? "count.tie" : "count.nobody") : sideName(item.side);
+      const detail = item.counts ? el("span", { class: "about" }, ` (${item.counts.join(" : ")})`) : null;
+      const row = el("li", { class: "count-item" + (item.side === sideOf(viewer()) ? " ours" : ""), "data-item": item.item },
+        el("span", { class: "what" }, itemLabel(item), detail), el("span", { class: "who" }, who),
+        el("span", { class: "points" }, item.points ? `+${item.points}` : "0"));
+      list.append(row);
+      if (motionOn()) row.animate([{ opacity: 0, transform: "translateY(8px) rotateX(80deg)" }, { opacity: 1, transform: "none" }],
+        { duration: 300, delay: i * 180, fill: "backwards" });
+    });
+    const totals = $("count-totals");
+    totals.replaceChildren(el("table", { class: "totals" },
+      el("tr", {}, el("th", {}, ""), ...hand.points.map((_, side) => el("th", {}, sideName(side)))),
+      el("tr", {}, el("td", {}, t("count.hand_points")), ...hand.points.map((p) => el("td", {}, String(p)))),
+      el("tr", {}, el("td", {}, t("count.game_score")), ...hand.scores.map((p) => el("td", {}, String(p))))));
+    const ok = hand.checksum === hand.expected;
+    $("count-check").textContent = t(ok ? "count.check_ok" : "count.check_off", { n: hand.checksum, expected: hand.expected });
+  }
+  renderNext(hand);
+}
+
+function renderNext(hand) {
+  const button = $("next-hand");
+  const waiting = $("count-waiting");
+  clearInterval(countTimer);
+  if (current.status === "over") {
+    button.hidden = false;
+    button.disabled = false;
+    button.textContent = t("count.see_result");
+    button.onclick = () => { countDismissed = hand.hand; $("count").hidden = true; render(); };
+    waiting.textContent = t("status.over", { name: sideName(current.winner) });
+    return;
+  }
+  const me = you();
+  const pressed = me !== null && (current.ready || []).includes(me);
+  button.hidden = me === null;
+  button.disabled = pressed;
+  button.textContent = pressed ? t("count.waiting") : t("count.next");
+  button.onclick = () => { if (send({ type: "next" })) { button.disabled = true; button.textContent = t("count.waiting"); } };
+  const others = (current.waiting_for || []).filter((s) => s !== me);
+  const tick = () => {
+    const parts = [];
+    if (others.length) parts.push(t("count.waiting_for", { names: others.map(seatName).join(", ") }));
+    if (current.next_deadline) {
+      const left = Math.max(0, Math.round(current.next_deadline - Date.now() / 1000));
+      parts.push(tn("count.starts_in", left));
+    }
+    waiting.textContent = parts.join(" · ");
+  };
+  tick();
+  if (current.next_deadline) countTimer = setInterval(tick, 1000);
+}
+
+// ------------------------------------------------------------------ the side panels
+function renderSide() {
+  const st = shown;
+  const scores = $("scores");
+  scores.replaceChildren(el("table", { class: "score-table" },
+    el("tr", {}, el("th", {}, ""), ...st.scores.map((_, side) => el("th", { class: side === sideOf(viewer()) ? "ours" : "" }, sideName(side)))),
+    ...st.finished.map((h) => el("tr", {}, el("td", {}, t("side.hand_n", { n: h.hand })), ...h.points.map((p) => el("td", {}, String(p))))),
+    el("tr", { class: "total" }, el("td", {}, t("side.total")), ...st.scores.map((p) => el("td", {}, String(p))))));
+  $("rules-text").textContent = rulesText(st.rules);
+  const list = $("moves");
+  list.replaceChildren(...st.moves.map((m) => el("li", {}, el("strong", {}, seatName(m.seat)), " ", playedText(m.move, you(), seatName))));
+  list.scrollTop = list.scrollHeight;
+  $("over").hidden = st.status !== "over";
+  if (st.status === "over") {
+    const scoresText = st.scores.join(" : ");
+    $("over-title").textContent = t("over.title", { name: sideName(st.winner), scores: scoresText });
+  }
+  renderFair();
+}
+
+function rulesText(rules) {
+  const parts = [presetName(rules.preset), tn("lobby.n_players", rules.players)];
+  if (rules.partnerships) parts.push(t("lobby.partnerships"));
+  for (const [k, v] of Object.entries(rules)) {
+    if (["preset", "players", "partnerships"].includes(k) || !has(`option.${k}.label`)) continue;
+    const value = typeof v === "boolean" ? t(v ? "rules.on" : "rules.off") : has(`option.${k}.choice.${v}`) ? t(`option.${k}.choice.${v}`) : String(v);
+    parts.push(`${t(`option.${k}.label`)}: ${value}`);
+  }
+  return parts.join(" · ");
 }
 
 async function sha256(text) {
@@ -318,7 +812,7 @@ async function sha256(text) {
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
     return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
   }
-  return sha256Hex(text);
+  return window.sha256Hex(text);
 }
 
 async function verifyHand(number) {
@@ -334,21 +828,19 @@ function renderFair() {
   list.replaceChildren();
   const history = $("history");
   history.replaceChildren();
-  for (const d of current.deals) {
-    const item = el("li", { "data-hand": String(d.hand) }, `Hand ${d.hand}: `, el("code", {}, d.commitment), " ");
+  for (const d of shown.deals) {
+    const item = el("li", { "data-hand": String(d.hand) }, `${t("side.hand_n", { n: d.hand })}: `, el("code", {}, d.commitment.slice(0, 16) + "…"), " ");
     list.append(item);
-    if (!d.revealed) { item.append(el("span", { class: "muted" }, "in play: revealed when it ends")); continue; }
+    if (!d.revealed) { item.append(el("span", { class: "about" }, t("fair.in_play"))); continue; }
     const key = `${game.id}/${d.hand}`;
-    const show = (res) => {
-      item.append(el("span", { class: res.ok ? "verified" : "mismatch" }, res.ok ? "verified" : "MISMATCH: the deck is not the one committed"));
-      item.append(el("details", {}, el("summary", {}, "salt and deck"), el("div", {}, "salt: ", el("code", {}, res.hand.salt)),
-        el("div", {}, "deck: ", el("code", {}, res.hand.deck))));
-      if (d.hand < current.hand_number || current.status === "over") {
-        history.append(el("details", {}, el("summary", {}, `Hand ${d.hand} (${res.hand.moves.length} moves)`),
-          el("ol", { class: "moves" }, ...res.hand.moves.map((m) => el("li", {}, `${seatName(m.seat)}: ${m.move}`)))));
-      }
+    const showResult = (res) => {
+      item.append(el("span", { class: res.ok ? "verified" : "mismatch" }, res.ok ? t("fair.verified") : t("fair.mismatch")));
+      item.append(el("details", {}, el("summary", {}, t("fair.details")), el("div", {}, `${t("fair.commitment")}: `, el("code", {}, res.hand.commitment)),
+        el("div", {}, `${t("fair.salt")}: `, el("code", {}, res.hand.salt)), el("div", {}, `${t("fair.deck")}: `, el("code", {}, res.hand.deck))));
+      history.append(el("details", {}, el("summary", {}, `${t("side.hand_n", { n: d.hand })} (${tn("side.n_moves", res.hand.moves.length)})`),
+        el("ol", { class: "moves" }, ...res.hand.moves.map((m) => el("li", {}, el("strong", {}, seatName(m.seat)), " ", playedText(m.move, you(), seatName))))));
     };
-    if (verifiedHands.has(key)) show(verifiedHands.get(key));
+    if (verifiedHands.has(key)) showResult(verifiedHands.get(key));
     else verifyHand(d.hand).then((res) => { verifiedHands.set(key, res); renderFair(); }).catch((e) => item.append(e.message));
   }
 }
@@ -369,15 +861,14 @@ async function startReplay() {
 
 function showFrame() {
   const f = frames[frameIndex];
-  $("replay-pos").textContent = `step ${frameIndex + 1} of ${frames.length}, hand ${f.hand}`;
+  $("replay-pos").textContent = t("replay.position", { n: frameIndex + 1, total: frames.length, hand: f.hand });
   const box = $("replay-frame");
-  box.replaceChildren(el("p", {}, f.move ? `${seatName(f.move.seat)}: ${f.move.move}` : `Hand ${f.hand} dealt`));
+  box.replaceChildren(el("p", { class: "replay-move" }, f.move ? `${seatName(f.move.seat)}: ${playedText(f.move.move, you(), seatName)}` : t("replay.dealt", { n: f.hand })));
   f.hands.forEach((cards, s) => box.append(el("div", { class: "frame-seat" },
-    `${seatName(s)} (captured ${f.captured[s]}):`, el("div", { class: "cards" }, ...cards.map((c) => cardImg(c, "small"))))));
-  const table = el("div", { class: "cards" }, ...f.table.loose.map((c) => cardImg(c, "small")));
-  for (const b of f.table.builds) table.append(el("span", { class: "muted" }, ` [build ${b.value}: ${b.cards.join(" ")}] `));
-  box.append(el("div", { class: "frame-seat" }, `Table (stock ${f.stock}):`, table));
-  box.append(el("p", {}, `Scores: ${f.scores.join(" · ")}`));
+    el("span", {}, `${seatName(s)} (${tn("seat.pile_cards", f.captured[s])})`), el("div", { class: "cards" }, ...cards.map((c) => img(c, "card small"))))));
+  const table = el("div", { class: "cards" }, ...f.table.loose.map((c) => img(c, "card small")));
+  for (const b of f.table.builds) table.append(el("span", { class: "about" }, ` [${t("build.label_single", { value: b.value, owner: seatName(b.owner) })}: ${cardsText(b.cards)}] `));
+  box.append(el("div", { class: "frame-seat" }, el("span", {}, `${t("table.title")} (${tn("table.stock", f.stock)})`), table));
 }
 
 function step(delta) {
@@ -388,19 +879,57 @@ function step(delta) {
 // ------------------------------------------------------------------ start
 function route() {
   const params = new URLSearchParams(location.hash.slice(1));
-  if (params.get("game")) openGame(params.get("game"), params.get("token"));
-  else {
-    if (socket) { socket.onclose = null; socket.close(); socket = null; }
-    showLobby();
-  }
+  const id = params.get("game");
+  if (socket) { socket.onclose = null; socket.close(); socket = null; }
+  if (id && params.get("invite")) claim(id, params.get("invite"));
+  else if (id) openGame(id, params.get("token"));
+  else showLobby();
 }
 
-$("hint-button").addEventListener("click", () => socket?.send(JSON.stringify({ type: "hint" })));
-$("clear-button").addEventListener("click", () => { selection = { card: null, targets: [] }; render(); });
-$("replay-button").addEventListener("click", startReplay);
-$("replay-first").addEventListener("click", () => step(-1e9));
-$("replay-prev").addEventListener("click", () => step(-1));
-$("replay-next").addEventListener("click", () => step(1));
-$("replay-last").addEventListener("click", () => step(1e9));
-window.addEventListener("hashchange", route);
-route();
+function rerender() {
+  translateStatic();
+  if (!$("lobby").hidden && config) { renderLobby(); renderMyGames(); }
+  if (!$("table-view").hidden && current) {
+    render();
+    renderInvites();
+    countShownFor = null;
+    const hand = countToShow();
+    if (hand) showCount(hand);
+    if (!$("replay").hidden) showFrame();
+    $("conn").textContent = t(`conn.${$("conn").dataset.state === "live" ? "live" : $("conn").dataset.state === "connecting" ? "connecting" : "reconnecting"}`);
+  }
+  if (!$("problem").hidden) route();
+}
+
+function keys(event) {
+  if (event.target.closest("input, select, textarea") || $("table-view").hidden) return;
+  if (event.key === "Escape") { selection = { card: null, targets: [] }; whyNot(""); renderTable(); renderPlay(); }
+  else if (/^[1-9]$/.test(event.key)) document.querySelector(`#hand [data-key="${event.key}"]`)?.click();
+}
+
+async function start() {
+  await loadLanguage(preferredLanguage());
+  translateStatic();
+  const select = $("language");
+  select.value = document.documentElement.lang;
+  select.addEventListener("change", async () => { await loadLanguage(select.value); rerender(); });
+  const motion = $("set-motion");
+  motion.checked = motionOn();
+  motion.addEventListener("change", () => localStorage.setItem("cassino.motion", motion.checked ? "on" : "off"));
+  const sound = $("set-sound");
+  sound.checked = localStorage.getItem("cassino.sound") === "on";
+  sound.addEventListener("change", () => localStorage.setItem("cassino.sound", sound.checked ? "on" : "off"));
+  $("hint-button").addEventListener("click", () => send({ type: "hint" }));
+  $("clear-button").addEventListener("click", () => { selection = { card: null, targets: [] }; whyNot(""); renderTable(); renderPlay(); });
+  $("undo").addEventListener("click", () => send({ type: "undo" }));
+  $("replay-button").addEventListener("click", startReplay);
+  $("replay-first").addEventListener("click", () => step(-1e9));
+  $("replay-prev").addEventListener("click", () => step(-1));
+  $("replay-next").addEventListener("click", () => step(1));
+  $("replay-last").addEventListener("click", () => step(1e9));
+  document.addEventListener("keydown", keys);
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start();

@@ -1,0 +1,118 @@
+"""Message catalogues of the web app: gettext ``.po`` files read with Babel, one per language and domain.
+
+Every string the page shows is a message here, looked up by a key (the ``msgid``: ``lobby.title``,
+``reason.owner_may_not_trail``); the ``msgstr`` is the text with ``{name}`` placeholders. English is
+a catalogue like the others, so no text is written twice. Plural forms are two keys, ``KEY.one`` and
+``KEY.other`` (a language with no plural, such as Indonesian, gives both the same text); the page
+picks one with ``Intl.PluralRules``. Domains split the catalogues by who owns the words: ``page``
+(the page itself), ``lobby`` (presets, options, players), ``reasons`` (the engine's reasons for a
+refused move) and ``count`` (the items of the count after a hand).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+LOCALES = Path(__file__).parent / "locales"
+LANGUAGES: tuple[str, ...] = ("en", "de", "id")
+"""The page's languages, English first (the reference every other catalogue must match)."""
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "id": "Bahasa Indonesia"}
+DOMAINS: tuple[str, ...] = ("page", "lobby", "reasons", "count")
+
+
+class CatalogueError(ValueError):
+    """A catalogue that is missing, unreadable, or does not match the English one."""
+
+
+def po_path(language: str, domain: str) -> Path:
+    """Where the catalogue of one language and domain lives."""
+    return LOCALES / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+@cache
+def catalogue(language: str) -> dict[str, str]:
+    """Every message of a language, all domains merged: key -> text."""
+    if language not in LANGUAGES:
+        raise CatalogueError(f"no catalogue for language {language!r}: the languages are {', '.join(LANGUAGES)}")
+    out: dict[str, str] = {}
+    for domain in DOMAINS:
+        path = po_path(language, domain)
+        if not path.exists():
+            continue
+        with path.open("rb") as f:
+            po = read_po(f, locale=language, domain=domain)
+        for message in po:
+            if not message.id:
+                continue  # the header
+            key = str(message.id)
+            if key in out:
+                raise CatalogueError(f"{path}: key {key!r} is also in another domain")
+            out[key] = str(message.string)
+    for key, text in engine_messages(language).items():
+        if key in out:
+            raise CatalogueError(f"key {key!r} is worded by the engine: it belongs in no {language} catalogue")
+        out[key] = text
+    return out
+
+
+def engine_messages(language: str) -> dict[str, str]:
+    """The messages whose English the engine words itself, so it is not written twice: the reasons
+    for a refused move, ``reason.<code>`` from ``cassino.explain.REASON_TEXTS`` (English only)."""
+    if language != "en":
+        return {}
+    from ..explain import REASON_TEXTS
+
+    return {f"reason.{code}": text for code, text in REASON_TEXTS.items()}
+
+
+_FIELDS = string.Formatter()
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` placeholders of a message."""
+    return {name for _, name, _, _ in _FIELDS.parse(text) if name}
+
+
+def check_catalogues() -> list[str]:
+    """Every way the catalogues disagree with English: missing or extra keys, empty texts,
+    different placeholders. Empty when they match."""
+    problems: list[str] = []
+    english = catalogue("en")
+    for language in LANGUAGES:
+        messages = catalogue(language)
+        for key in sorted(english.keys() - messages.keys()):
+            problems.append(f"{language}: missing key {key!r}")
+        for key in sorted(messages.keys() - english.keys()):
+            problems.append(f"{language}: key {key!r} is not in the English catalogue")
+        for key, text in messages.items():
+            if not text.strip():
+                problems.append(f"{language}: key {key!r} has no text")
+            elif key in english and placeholders(text) != placeholders(english[key]):
+                problems.append(
+                    f"{language}: key {key!r} has placeholders {sorted(placeholders(text))}, "
+                    f"English has {sorted(placeholders(english[key]))}"
+                )
+    return problems
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def render(language: str, key: str, params: dict[str, Any] | None = None) -> str:
+    """A message with its placeholders filled in (plain ``str`` of each value)."""
+    text = catalogue(language)[key]
+    values = params or {}
+    return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
+
+
+@cache
+def catalogue_json(language: str) -> str:
+    """A language's messages as the JSON text the page loads (built once per process)."""
+    return json.dumps({"language": language, "messages": catalogue(language)}, ensure_ascii=False)

@@ -1,0 +1,111 @@
+// Words for people: the message catalogue of the chosen language (served from the server's
+// gettext catalogues), plurals, and cards, builds and reasons written with suit symbols.
+
+const LANGS = ["en", "de", "id"];
+let messages = {};
+let lang = "en";
+let plural = new Intl.PluralRules("en");
+
+export function language() {
+  return lang;
+}
+
+export function languages() {
+  return LANGS;
+}
+
+/** The language to start in: the one chosen before, else the browser's, else English. */
+export function preferredLanguage() {
+  const saved = localStorage.getItem("cassino.lang");
+  if (LANGS.includes(saved)) return saved;
+  for (const l of navigator.languages || []) {
+    const base = l.slice(0, 2).toLowerCase();
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+export async function loadLanguage(code) {
+  const r = await fetch(`/api/i18n/${code}`);
+  if (!r.ok) throw new Error(`no catalogue for ${code}`);
+  messages = (await r.json()).messages;
+  lang = code;
+  plural = new Intl.PluralRules(code);
+  localStorage.setItem("cassino.lang", code);
+  document.documentElement.lang = code;
+}
+
+/** A message with its {placeholders} filled; a missing key shows as itself (a test catches it). */
+export function t(key, params = {}) {
+  const text = messages[key];
+  if (text === undefined) {
+    console.warn(`missing message ${key}`);
+    return key;
+  }
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** A message with a count: KEY.one or KEY.other, as the language's plural rules choose. */
+export function tn(key, count, params = {}) {
+  const form = plural.select(count) === "one" ? "one" : "other";
+  return t(`${key}.${form}`, { n: count, ...params });
+}
+
+export function has(key) {
+  return key in messages;
+}
+
+const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+
+/** A rank as people write it: 10 for T; court letters from the catalogue. */
+export function rankText(r) {
+  if (r === "T") return "10";
+  if ("AJQK".includes(r)) return t(`card.rank.${r}`);
+  return r;
+}
+
+/** A card with its suit symbol: 10♦, K♠ (canonical name in, words out). */
+export function cardText(name) {
+  return rankText(name[0]) + SUIT_SYMBOLS[name[1]];
+}
+
+export function isRed(name) {
+  return name[1] === "d" || name[1] === "h";
+}
+
+/** A card for a screen reader: "ten of diamonds". */
+export function cardLabel(name) {
+  return t("card.label", { rank: t(`card.rank_name.${name[0]}`), suit: t(`card.suit.${name[1]}`) });
+}
+
+export function cardsText(names) {
+  return names.map(cardText).join(" ");
+}
+
+/** A build value as a word (eight, acht, delapan). */
+export function valueWord(v) {
+  return has(`value.${v}`) ? t(`value.${v}`) : String(v);
+}
+
+/** The engine's structured reason in this language: params are ints, {cards}, or {rank}. */
+export function reasonText(reason) {
+  if (!reason) return "";
+  const key = `reason.${reason.code}`;
+  if (!has(key)) return reason.text;
+  const params = {};
+  for (const [k, v] of Object.entries(reason.params || {})) {
+    if (v && typeof v === "object" && Array.isArray(v.cards)) params[k] = cardsText(v.cards);
+    else if (v && typeof v === "object" && typeof v.rank === "string") params[k] = rankText(v.rank);
+    else if (v && typeof v === "object" && typeof v.word === "string") params[k] = t(v.word);
+    else params[k] = v;
+  }
+  return t(key, params);
+}
+
+/** Put the catalogue's words into every element marked data-i18n (text) or data-i18n-attr. */
+export function translateStatic(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  for (const node of root.querySelectorAll("[data-i18n-title]")) node.setAttribute("title", t(node.dataset.i18nTitle));
+  document.title = t("page.title");
+}

@@ -1,0 +1,593 @@
+"""The engine's reasons as structured data: the English sentences unchanged, the JSON round trip, a
+German and an Indonesian text for every code, and ``why_not``'s hints for the page.
+
+The English sentences are the command line's and the errors' (other tests compare them), so each
+code is produced here by a real refused move on a scripted position and compared word for word.
+``why_not`` is checked on scripted positions for exact codes and parameters, and on random ones
+for its promise: an entry for everything that cannot be played and nothing else, the same hints
+whatever the hidden cards are.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cassino import State, make_rules
+from cassino.cards import CARD_NAMES, card_name, cards_of, parse_card
+from cassino.explain import REASON_TEXTS, Cards, Rank, Reason, explain_card, explain_illegal, reason_illegal
+from cassino.moves import BUILD, CAPTURE, MoveCode, encode, parse_code
+from cassino.notation import position_from_json
+from cassino.web import create_app, i18n
+from cassino.web.whynot import build_key, why_not
+from strategies import positions
+from web_support import claim_seats
+
+
+def position(
+    table: list[Any], hands: list[list[str]], rules: dict[str, Any] | None = None, captured: tuple[str, ...] = ()
+) -> State:
+    """A consistent position with seat 0 to move: every card not named is in the stock (or in
+    seat 1's pile when ``captured`` names it)."""
+    used = [c for hand in hands for c in hand] + list(captured)
+    for entry in table:
+        used += [entry] if isinstance(entry, str) else entry["cards"]
+    assert len(used) == len(set(used)), "a card named twice"
+    return position_from_json(
+        {
+            "rules": {"preset": "classic", "players": len(hands), **(rules or {})},
+            "dealer": len(hands) - 1,
+            "to_move": 0,
+            "table": table,
+            "hands": hands,
+            "stock": [c for c in CARD_NAMES if c not in used],
+            "captured": [[], list(captured)] + [[] for _ in hands[2:]],
+        }
+    )
+
+
+def build(cards: list[str], value: int, owner: int) -> dict[str, Any]:
+    """A build of the position JSON."""
+    return {"cards": cards, "value": value, "owner": owner}
+
+
+def card(name: str) -> int:
+    return parse_card(name)
+
+
+def mask(*names: str) -> int:
+    m = 0
+    for n in names:
+        m |= 1 << parse_card(n)
+    return m
+
+
+OWN_EIGHT = [build(["3c", "5d"], 8, 0)]
+"""RULES.md example 9: seat 0 owns an 8-build."""
+
+
+def hand_over_state() -> State:
+    """Every hand and the stock empty: the hand is over."""
+    return State(
+        make_rules("classic"),
+        dealer=1,
+        to_move=0,
+        hands=[0, 0],
+        loose=0,
+        builds=(),
+        stock=(),
+        captured=[(1 << 52) - 1, 0],
+    )
+
+
+# (code, position, refused move, the exact English sentence): one real refusal per engine code.
+ENGINE_CASES: list[tuple[str, State, MoveCode, str]] = [
+    ("hand_over", hand_over_state(), parse_code("trail 5h"), "the hand is over: no move is left to play"),
+    (
+        "not_in_hand",
+        position([], [["5h"], ["9s"]]),
+        parse_code("trail 9s"),
+        "9s is not in the hand of seat 0, the player to move",
+    ),
+    (
+        "last_card_may_not_trail",
+        position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]]),
+        parse_code("trail 8c"),
+        "you own the 8-build (3c 5d) and 8c is your last card that can take it: "
+        "you may not trail it unless the move takes that build along (rule 7.2)",
+    ),
+    (
+        "last_card_may_not_play",
+        position(["2c", "6d", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]]),
+        parse_code("build 8c 8: 2c 6d"),
+        "you own the 8-build (3c 5d) and 8c is your last card that can take it: "
+        "you may not play it unless the move takes that build along (rule 7.2)",
+    ),
+    (
+        "owner_may_not_trail",
+        position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]]),
+        parse_code("trail 4d"),
+        "you own the 8-build (3c 5d), so you may not trail (rule 7.1)",
+    ),
+    (
+        "trail_rank_on_table",
+        position(["5c"], [["5d", "9s"], ["9h", "Kc"]], {"trail_restriction": "no_rank_match"}),
+        parse_code("trail 5d"),
+        "a loose card of the same rank as 5d is on the table, so it may not be trailed (trail_restriction no_rank_match)",
+    ),
+    (
+        "trail_can_capture",
+        position(["5c"], [["5d", "9s"], ["9h", "Kc"]], {"trail_restriction": "no_capturing_card"}),
+        parse_code("trail 5d"),
+        "5d can capture, so it may not be trailed (trail_restriction no_capturing_card)",
+    ),
+    (
+        "build_only_whole",
+        position([build(["3c", "5d"], 8, 1)], [["8c"], ["9h"]]),
+        parse_code("capture 8c 8: 3c"),
+        "the 8-build (3c 5d) can only be taken or joined whole",
+    ),
+    (
+        "not_on_table_one",
+        position(["5c"], [["8c"], ["9h"]]),
+        parse_code("capture 8c 8: 9d"),
+        "9d is not on the table",
+    ),
+    (
+        "not_on_table_many",
+        position(["5c"], [["8c"], ["9h"]]),
+        parse_code("capture 8c 8: 9h 9d"),
+        "9d 9h are not on the table",
+    ),
+    (
+        "pairing_value_is_number",
+        position(["5c"], [["5h"], ["9h"]]),
+        encode(CAPTURE, card("5h"), 0, mask("5c")),
+        "5h is a numeral card: write its capture value as a number, not a rank letter",
+    ),
+    (
+        "court_pairs_only",
+        position(["Qs", "5c"], [["Qd"], ["9h"]]),
+        parse_code("capture Qd Q: 5c"),
+        "a court card captures only loose cards of its own rank by pairing (rule 5.3)",
+    ),
+    (
+        "court_capture_one",
+        position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]]),
+        parse_code("capture Qd Q: Qh Qs"),
+        "Qd takes exactly one loose Q, not 2 (court_capture one)",
+    ),
+    (
+        "court_capture_all",
+        position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]], {"court_capture": "all"}),
+        parse_code("capture Qd Q: Qh"),
+        "Qd must take every loose Q (2), not 1 (court_capture all)",
+    ),
+    (
+        "court_capture_one_or_three",
+        position(["Qc", "Qh", "Qs"], [["Qd"], ["9h"]], {"court_capture": "one_or_three"}),
+        parse_code("capture Qd Q: Qh Qs"),
+        "Qd takes one loose Q, or all three when exactly three are loose (court_capture one_or_three)",
+    ),
+    (
+        "court_has_no_number",
+        position(["Qs"], [["Qd"], ["9h"]]),
+        parse_code("capture Qd 12: Qs"),
+        "Qd is a court card: under classic values it has no number and captures only by pairing, "
+        "e.g. 'capture Qd Q: ...'",
+    ),
+    (
+        "capture_value",
+        position(["3h", "4d"], [["8c"], ["9h"]]),
+        parse_code("capture 8c 7: 3h 4d"),
+        "8c captures as 8, not 7",
+    ),
+    (
+        "capture_value_ace",
+        position(["5c"], [["Ad", "3c"], ["9h", "9s"]], {"preset": "royal"}),
+        parse_code("capture Ad 5: 5c"),
+        "Ad captures as 1 or 14, not 5",
+    ),
+    (
+        "build_not_in_sum",
+        position(["2h", build(["3d", "4c"], 7, 1)], [["9s", "7h"], ["9h", "9c"]]),
+        parse_code("capture 9s 9: 2h 3d 4c"),
+        "a build is taken whole by a card of its own value: the 7-build cannot be taken as 9 "
+        "(a build is never part of a sum)",
+    ),
+    (
+        "loose_court_no_value",
+        position(["Kd"], [["8c"], ["9h"]]),
+        parse_code("capture 8c 8: Kd"),
+        "Kd is a court card: it has no value and can only be paired by a card of its rank",
+    ),
+    (
+        "capture_no_split",
+        position(["Ah", "2d", "3h", "5d", "6c", "8s"], [["8c", "Kd"], ["9h", "9s"]]),
+        parse_code("capture 8c 8: Ah 2d 3h 5d 6c 8s"),
+        "the loose cards Ah 2d 3h 5d 6c 8s cannot be split into groups each worth 8",
+    ),
+    (
+        "capture_not_maximal",
+        position(["Ac", "2c", "3c", "3d", "4c", "5c"], [["6h"], ["9h"]], {"capture_must_be_maximal": True}),
+        parse_code("capture 6h 6: Ac 2c 3c"),
+        "a capture with 6h as 6 that takes more cards exists, and captures must be maximal (capture_must_be_maximal)",
+    ),
+    (
+        "court_never_builds",
+        position(["5c"], [["Qd", "8h"], ["9h", "9s"]]),
+        parse_code("build Qd 8: 5c"),
+        "Qd is a court card, and court cards never build under classic values (rule 6.1)",
+    ),
+    (
+        "build_value_range",
+        position(["5c"], [["8h"], ["9h"]]),
+        parse_code("build 8h 13: 5c"),
+        "a build's value must be 2..10 under these rules, not 13 (rule 6.1)",
+    ),
+    (
+        "build_keep_card",
+        position(["5c"], [["3d", "9s"], ["9h", "9c"]]),
+        parse_code("build 3d 8: 5c"),
+        "to build 8 you must keep a card worth 8 in your hand after playing 3d (rule 6.2)",
+    ),
+    (
+        "build_keep_ace",
+        position(["Kc"], [["Ah", "3c"], ["9h", "9s"]], {"preset": "royal"}),
+        parse_code("build Ah 14: Kc"),
+        "to build 14 you must keep an ace in your hand after playing Ah (rule 6.2)",
+    ),
+    (
+        "build_court_card",
+        position(["5c", "Kd"], [["3d", "8h"], ["9h", "9s"]]),
+        parse_code("build 3d 8: 5c Kd"),
+        "Kd is a court card and cannot be built (rule 6.1)",
+    ),
+    (
+        "build_needs_table",
+        position(["5c"], [["3d", "8h"], ["9h", "9s"]]),
+        encode(BUILD, card("3d"), 8, 0),
+        "a build must use at least one table card or build; to just lay the card down, trail it",
+    ),
+    (
+        "build_frozen",
+        position(["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "8d", "Td"], ["9h", "9s", "9c", "9d"]]),
+        parse_code("build 2s 10: 3c 5d 8h"),
+        "the 8-build (3c 5d 8h) is a multiple build: it is frozen and can only join whole as a group of 8 (rule 6.5)",
+    ),
+    (
+        "own_build_no_raise",
+        position([build(["3c", "3d"], 6, 0)], [["2h", "8s", "6d"], ["9h", "9s", "9c"]], {"raise_own_build": False}),
+        parse_code("build 2h 8: 3c 3d"),
+        "you own the 6-build and may not raise it (raise_own_build is off)",
+    ),
+    (
+        "raise_one_build",
+        position([build(["Ac", "2c"], 3, 1), build(["Ad", "3d"], 4, 1)], [["2h", "6s"], ["9h", "9s"]]),
+        parse_code("build 2h 6: Ac 2c Ad 3d"),
+        "one played card can raise at most one build",
+    ),
+    (
+        "build_value_taken",
+        position(["2h", build(["3c", "3d"], 6, 1)], [["4s", "6h"], ["9h", "9s"]]),
+        parse_code("build 4s 6: 2h"),
+        "there is already a 6-build (3c 3d): add to it by including it, since only one build per value may stand (rule 6.7)",
+    ),
+    (
+        "build_value_taken_an",
+        position(["4h", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]]),
+        parse_code("build 4d 8: 4h"),
+        "there is already an 8-build (3c 5d): add to it by including it, since only one build per value may stand (rule 6.7)",
+    ),
+    (
+        "raise_no_loose",
+        position(["2h", build(["Ac", "4d"], 5, 1)], [["3s", "8c", "Td"], ["9h", "9s", "9c"]]),
+        parse_code("build 3s 10: Ac 2h 4d"),
+        "raising the 5-build with 3s makes 8, not 10; loose cards never help to raise (table_cards_may_raise is off)",
+    ),
+    (
+        "build_no_split",
+        position(["5c"], [["3d", "7h"], ["9h", "9s"]]),
+        parse_code("build 3d 7: 5c"),
+        "3d with 5c cannot be split into groups each worth 7, one of them holding 3d (rule 6.3)",
+    ),
+]
+
+FALLBACK_TEXTS = {
+    "trail_not_allowed": "this trail is not allowed here",
+    "capture_not_allowed": "this capture is not allowed here",
+}
+"""The engine's last resorts, for a move it finds no broken rule in (no legal position reaches them)."""
+
+
+@pytest.mark.parametrize(("code", "state", "move", "text"), ENGINE_CASES, ids=[c[0] for c in ENGINE_CASES])
+def test_every_engine_reason_keeps_its_english_sentence(code: str, state: State, move: MoveCode, text: str) -> None:
+    """The refusal gives the reason's code, and its text is exactly the sentence the engine gave."""
+    assert move not in state.legal_codes()
+    reason = reason_illegal(state, move)
+    assert reason.code == code
+    assert reason.text == text
+    assert explain_illegal(state, move) == text
+
+
+def test_every_code_is_tested_and_worded_once() -> None:
+    """No code is left without a sentence checked here: engine codes above, why_not's below."""
+    engine = {c[0] for c in ENGINE_CASES}
+    assert len(engine) == len(ENGINE_CASES)
+    hints = {"capture_no_group", "loose_worth_more", "no_move_with"}
+    assert engine | set(FALLBACK_TEXTS) | hints == set(REASON_TEXTS)
+    for code, text in FALLBACK_TEXTS.items():
+        assert Reason.of(code).text == text
+
+
+def test_explain_card_still_explains_a_card() -> None:
+    """The command line's card query: what a card can do, or the reason it can do nothing."""
+    state = position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
+    assert (
+        explain_card(state, "4d")
+        == "4d has no legal move: you own the 8-build (3c 5d), so you may not trail (rule 7.1)"
+    )
+    assert explain_card(state, "8c") == "8c can: capture 8c 8: 3c 5d"
+    assert explain_card(state, "9h") == "9h is not in your hand"
+    assert explain_card(state, "xx") is None
+
+
+# ----------------------------------------------------------------------------- JSON
+
+
+def test_reason_json_has_code_params_and_text() -> None:
+    """Ints stay ints, cards are ``{"cards": [...]}`` (one card too), ranks ``{"rank": "Q"}``."""
+    state = position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
+    assert reason_illegal(state, parse_code("trail 4d")).to_json() == {
+        "code": "owner_may_not_trail",
+        "params": {"value": 8, "build": {"cards": ["3c", "5d"]}},
+        "text": "you own the 8-build (3c 5d), so you may not trail (rule 7.1)",
+    }
+    state = position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]])
+    assert reason_illegal(state, parse_code("capture Qd Q: Qh Qs")).to_json() == {
+        "code": "court_capture_one",
+        "params": {"card": {"cards": ["Qd"]}, "rank": {"rank": "Q"}, "taken": 2},
+        "text": "Qd takes exactly one loose Q, not 2 (court_capture one)",
+    }
+
+
+@pytest.mark.parametrize(("code", "state", "move", "text"), ENGINE_CASES, ids=[c[0] for c in ENGINE_CASES])
+def test_reason_json_round_trips(code: str, state: State, move: MoveCode, text: str) -> None:
+    """``from_json(to_json())`` gives the same reason, through JSON text too."""
+    reason = reason_illegal(state, move)
+    data = json.loads(json.dumps(reason.to_json()))
+    assert Reason.from_json(data) == reason
+    assert data["text"] == text
+    assert set(data["params"]) == set(i18n.placeholders(REASON_TEXTS[code]))
+    for value in data["params"].values():
+        assert (type(value) is int) or (isinstance(value, dict) and set(value) in ({"cards"}, {"rank"}))
+
+
+def test_reasons_refuse_unknown_codes_and_wrong_parameters() -> None:
+    with pytest.raises(ValueError, match="unknown reason code"):
+        Reason.of("no_such_code")
+    with pytest.raises(ValueError, match="takes"):
+        Reason.of("owner_may_not_trail", value=8)
+    with pytest.raises(ValueError, match="takes"):
+        Reason.of("hand_over", value=8)
+    with pytest.raises(ValueError, match="not a reason parameter"):
+        Reason.from_json({"code": "capture_value", "params": {"card": {"cards": ["Zz"]}, "allowed": 8, "value": 7}})
+    with pytest.raises(ValueError, match="not a reason parameter"):
+        Reason.from_json({"code": "capture_value", "params": {"card": "8c", "allowed": 8, "value": True}})
+    made = Reason.of("court_capture_one", card=Cards.one(card("Qd")), rank=Rank("Q"), taken=2)
+    assert made.args == {"card": Cards(("Qd",)), "rank": Rank("Q"), "taken": 2}
+    assert Cards.of(mask("Td", "5h", "Ac")) == Cards(("Ac", "5h", "Td"))
+
+
+# ----------------------------------------------------------------------------- catalogues
+
+
+def test_every_reason_has_a_german_and_an_indonesian_text() -> None:
+    """English comes from REASON_TEXTS itself; de and id have every code with the same placeholders."""
+    assert [p for p in i18n.check_catalogues() if "'reason." in p] == []
+    english = {k: v for k, v in i18n.catalogue("en").items() if k.startswith("reason.")}
+    assert english == {f"reason.{code}": text for code, text in REASON_TEXTS.items()}
+    assert not i18n.po_path("en", "reasons").exists()
+    for language in ("de", "id"):
+        texts = {k: v for k, v in i18n.catalogue(language).items() if k.startswith("reason.")}
+        assert texts.keys() == english.keys(), language
+        for key, text in texts.items():
+            assert i18n.placeholders(text) == i18n.placeholders(english[key]), (language, key)
+            assert text != english[key], (language, key)
+
+
+def test_translations_name_the_rules_and_the_game_terms() -> None:
+    """Rule numbers stay; the game's own words are used."""
+    de, id_ = i18n.catalogue("de"), i18n.catalogue("id")
+    assert "(Regel 7.1)" in de["reason.owner_may_not_trail"] and "ablegen" in de["reason.owner_may_not_trail"]
+    assert "(aturan 7.1)" in id_["reason.owner_may_not_trail"] and "mengekor" in id_["reason.owner_may_not_trail"]
+    assert "Mehrfachbau" in de["reason.build_frozen"] and "Bau {value}" in de["reason.build_frozen"]
+    assert "bangunan {value}" in id_["reason.build_frozen"] and "pemilik" in id_["reason.owner_may_not_trail"]
+    assert i18n.render("de", "reason.capture_value", {"card": "8♣", "allowed": 8, "value": 7}) == (
+        "8♣ schlägt als 8, nicht als 7"
+    )
+
+
+# ----------------------------------------------------------------------------- why_not
+
+
+def reason(code: str, **params: Any) -> dict[str, Any]:
+    """A reason's JSON, from params given as JSON (cards as lists of names)."""
+    made = {k: Cards(tuple(v)) if isinstance(v, list) else v for k, v in params.items()}
+    return Reason.of(code, **made).to_json()
+
+
+def test_why_not_a_card_blocked_by_owning_a_build() -> None:
+    """Example 9 with a king: the king captures nothing and may not trail, since seat 0 owns the
+    8-build; the 8 may only take the build, so the loose 4 is no use to it (no 4 joins it to 8, and
+    8 + 4 is too high to build)."""
+    state = position(["4h", *OWN_EIGHT], [["8c", "4d", "Kd"], ["9h", "9s", "9c"]])
+    assert why_not(state, 0) == {
+        "cards": {"Kd": reason("owner_may_not_trail", value=8, build=["3c", "5d"])},
+        "table": {"8c": {"4h": reason("capture_no_group", value=8, loose=["4h"], card=["8c"])}},
+    }
+
+
+def test_why_not_the_owners_obligation_on_a_table_card() -> None:
+    """The 8 could build 10 with the loose 2 (the ten is kept), but it is the last card that takes
+    seat 0's 8-build, so every move of it must take that build along (7.2)."""
+    state = position(["2c", *OWN_EIGHT], [["8c", "Td"], ["9h", "9s"]])
+    assert why_not(state, 0) == {
+        "cards": {"Td": reason("owner_may_not_trail", value=8, build=["3c", "5d"])},
+        "table": {"8c": {"2c": reason("last_card_may_not_play", value=8, build=["3c", "5d"], card=["8c"])}},
+    }
+
+
+def test_why_not_table_cards_that_do_not_sum() -> None:
+    """On a 5, a 2 would build 7 but no 7 is kept (6.2), and a 9 would need a loose 4 to take it.
+    On a 3 and a 9, an 8 finds no 5 for the 3 and cannot take or build with the 9 (17); the jack
+    has no value; the king pairs only with a king."""
+    state = position(["5c"], [["2d", "9s"], ["Th", "Ts"]])
+    assert why_not(state, 0) == {
+        "cards": {},
+        "table": {
+            "2d": {"5c": reason("build_keep_card", value=7, card=["2d"])},
+            "9s": {"5c": reason("capture_no_group", value=9, loose=["5c"], card=["9s"])},
+        },
+    }
+    state = position(["3h", "9h", "Jd"], [["8c", "Kd"], ["Th", "Ts"]])
+    assert why_not(state, 0)["table"] == {
+        "8c": {
+            "3h": reason("capture_no_group", value=8, loose=["3h"], card=["8c"]),
+            "9h": reason("loose_worth_more", loose=["9h"], card=["8c"], total=17, top=10),
+            "Jd": reason("loose_court_no_value", card=["Jd"]),
+        },
+        "Kd": {"3h": reason("court_pairs_only"), "9h": reason("court_pairs_only"), "Jd": reason("court_pairs_only")},
+    }
+
+
+def test_why_not_a_build_key() -> None:
+    """Example 4: the 9 cannot take the 7-build (nor raise it to 16), nor the loose 2 (no 7 loose)."""
+    state = position(["2h", build(["4c", "3d"], 7, 1)], [["9s", "7h"], ["9h", "9c"]])
+    key = build_key(mask("3d", "4c"))
+    assert key == "build:3d 4c"
+    assert why_not(state, 0) == {
+        "cards": {},
+        "table": {
+            "9s": {
+                "2h": reason("capture_no_group", value=9, loose=["2h"], card=["9s"]),
+                key: reason("build_not_in_sum", build_value=7, value=9),
+            }
+        },
+    }
+
+
+def test_why_not_builds_that_cannot_be_raised() -> None:
+    """Example 8's frozen multiple build, and a raise that needs a card the hand lacks."""
+    state = position(["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "Td"], ["9h", "9s", "9c"]])
+    assert why_not(state, 0)["table"] == {
+        "Td": {"6s": reason("capture_no_group", value=10, loose=["6s"], card=["Td"]),
+               "build:3c 5d 8h": reason("build_not_in_sum", build_value=8, value=10)},
+        "8c": {"6s": reason("capture_no_group", value=8, loose=["6s"], card=["8c"])},
+    }  # fmt: skip
+    state = position([build(["2c", "3c"], 5, 1)], [["Ac", "4h"], ["9h", "9s"]])
+    assert why_not(state, 0)["table"] == {
+        "Ac": {"build:2c 3c": reason("build_keep_card", value=6, card=["Ac"])},
+        "4h": {"build:2c 3c": reason("build_keep_card", value=9, card=["4h"])},
+    }
+
+
+def test_why_not_is_empty_when_the_hand_is_over_and_refuses_another_seat() -> None:
+    assert why_not(hand_over_state(), 0) == {"cards": {}, "table": {}}
+    with pytest.raises(ValueError, match="not to move"):
+        why_not(position(["5c"], [["2d"], ["9h"]]), 1)
+
+
+def items_of(state: State) -> dict[str, int]:
+    """Every table item by its key: loose cards by name, builds by ``build_key``."""
+    items = {card_name(c): 1 << c for c in cards_of(state.loose)}
+    items.update({build_key(b[0]): b[0] for b in state.builds})
+    return items
+
+
+def reshuffled(state: State, seed: int) -> State:
+    """The same position with the other seats' hands and the rest of the stock dealt anew from
+    their cards together (each hand keeping its size)."""
+    seat = state.to_move
+    pool = [c for s, h in enumerate(state.hands) if s != seat for c in cards_of(h)] + list(state.remaining_stock)
+    random.Random(seed).shuffle(pool)
+    other = state.copy()
+    hands = list(state.hands)
+    at = 0
+    for s, h in enumerate(state.hands):
+        if s != seat:
+            n = h.bit_count()
+            hands[s] = sum(1 << c for c in pool[at : at + n])
+            at += n
+    other.hands = tuple(hands)
+    other.stock = state.stock[: state.stock_pos] + tuple(pool[at:])
+    return other
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), st.integers(0, 2**32 - 1))
+def test_why_not_covers_exactly_what_cannot_be_played(state: State, seed: int) -> None:
+    """Every hand card without a move has its trail's reason, every (card, item) absent from that
+    card's moves has a specific reason, nothing in a legal move is listed, and the hints do not
+    change when the hidden cards are dealt differently."""
+    if state.hand_over:
+        return
+    seat = state.to_move
+    got = why_not(state, seat)
+    json.dumps(got)
+    used: dict[str, int] = {}
+    for code in state.legal_codes():
+        name = card_name((code >> 2) & 63)
+        used[name] = used.get(name, 0) | code >> 12
+    hand = [card_name(c) for c in cards_of(state.hands[seat])]
+    assert set(got["cards"]) == {n for n in hand if n not in used}
+    for name, data in got["cards"].items():
+        assert data == reason_illegal(state, parse_card(name) << 2).to_json()
+    expected_table = {}
+    for name in hand:
+        if name in used:
+            absent = {key for key, m in items_of(state).items() if not m & used[name]}
+            if absent:
+                expected_table[name] = absent
+    assert {name: set(d) for name, d in got["table"].items()} == expected_table
+    for entries in got["table"].values():
+        for data in entries.values():
+            assert data["code"] != "no_move_with", data  # always a specific cause
+            assert Reason.from_json(data).to_json() == data
+    assert why_not(reshuffled(state, seed), seat) == got
+
+
+# ----------------------------------------------------------------------------- payload
+
+
+def test_the_payload_carries_why_not_only_for_the_seat_to_move(tmp_path: Path) -> None:
+    app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)
+    with TestClient(app) as client:
+        r = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
+        assert r.status_code == 201, r.text
+        made = r.json()
+        tokens = claim_seats(client, made)
+        game = made["game"]
+        public = client.get(f"/api/games/{game}").json()
+        assert "why_not" not in public
+        mover = public["to_move"]
+        for seat, token in tokens.items():
+            mine = client.get(f"/api/games/{game}", headers={"x-cassino-token": token}).json()
+            if seat != mover:
+                assert "why_not" not in mine
+                continue
+            why = mine["why_not"]
+            assert set(why) == {"cards", "table"}
+            assert set(why["cards"]) | set(why["table"]) <= set(mine["hand"])
+            playable = {m["card"] for m in mine["legal"]}
+            assert set(why["cards"]) == set(mine["hand"]) - playable
