@@ -122,9 +122,9 @@ def _play(
             page.click("[data-testid=next-hand]")
             page.wait_for_selector("[data-testid=count]", state="hidden")
             break
-        version = page.get_attribute("#turn-banner", "data-version")
         if on_turn:
-            on_turn(page, turns)
+            on_turn(page, turns)  # it may take a move back: the version is read after it
+        version = page.get_attribute("#turn-banner", "data-version")
         page.click("[data-testid=hand] .card-btn.playable")
         page.wait_for_selector("[data-testid=move-choice]")
         if not (on_chosen and on_chosen(page, turns)):  # True: the callback made the move itself

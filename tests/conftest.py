@@ -6,6 +6,10 @@ compared with the reference in this run, and how many were skipped as too large 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 _STATS = pytest.StashKey[dict[str, int]]()
@@ -25,3 +29,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
             f"cross-check: {stats.get('compared', 0)} positions compared with the reference, "
             f"{stats.get('skipped', 0)} skipped (table too large for it)"
         )
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[Any]:
+    """A test client of the web app on a fresh SQLite database, computer players moving at once.
+    (The web extra is imported here, not at the top, so the engine's tests need none of it.)"""
+    from fastapi.testclient import TestClient
+
+    from cassino.web import create_app
+
+    with TestClient(create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)) as c:
+        yield c

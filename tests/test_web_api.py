@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,21 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cassino.cli import main
-from cassino.web import create_app
 from cassino.web.fair import verify
-from web_support import claim_seats, press_next_all, replay, service_seats
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)) as c:
-        yield c
-
-
-def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
+from web_support import claim_seats, create, press_next_all, replay, service_seats
 
 
 def two_people(client: TestClient, **body: Any) -> tuple[str, list[str]]:

@@ -47,6 +47,15 @@ def new_game(server: Server, body: dict[str, Any]) -> str:
     return f"{server.url}/#game={made['game']}&token={mine['token']}"
 
 
+def open_table_with_a_card_chosen(page: Any, server: Server) -> None:
+    """A new game against the computer, at the person's first turn, with a card chosen."""
+    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
+    page.goto(new_game(server, body))
+    wait_turn(page, None)
+    page.click("[data-testid=hand] .card-btn.playable")
+    page.wait_for_selector("[data-testid=move-choice]")
+
+
 def check_count(page: Any) -> None:
     """The count scene lists its items in order, each with who took it, and the 11-point check."""
     items = page.locator("[data-testid=count] [data-item]")
@@ -88,7 +97,7 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     assert "7" in page.inner_text("#rules-text")
     assert page.locator("[data-testid=seat-0] .badge.you").count() == 1
 
-    captured = {"shot": False, "why": False, "blocked": False}
+    captured = {"shot": False, "why": False, "blocked": False, "undo": False}
 
     def on_turn(page: Any, turn: int) -> None:
         cards = page.locator("[data-testid=hand] [data-card]")
@@ -105,6 +114,15 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
             text = page.inner_text("[data-testid=why-not]")
             assert "cannot be played now: " in text, text
             captured["blocked"] = True
+        if turn == 1 and not captured["undo"]:  # against the computer: take the last move back
+            assert page.is_visible("[data-testid=undo]")
+            before = int(page.get_attribute("#turn-banner", "data-version") or 0)
+            held = page.locator("[data-testid=hand] [data-card]").count()
+            page.click("[data-testid=undo]")
+            page.wait_for_function(f"Number(document.querySelector('#turn-banner').dataset.version) < {before}")
+            page.wait_for_function("document.querySelector('#turn-banner').dataset.state === 'your-move'")
+            assert page.locator("[data-testid=hand] [data-card]").count() == held + 1
+            captured["undo"] = True
         if turn == 2:
             page.click("#hint-button")
             page.wait_for_function("document.querySelector('#prompt').textContent.startsWith('Hint: ')")
@@ -120,6 +138,7 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
         if not captured["shot"] and capture.count():
             capture.first.click()
             page.wait_for_selector(".ghost", timeout=5_000)
+            page.wait_for_timeout(120)  # halfway to the pile
             p.shot("web-capture.png")
             captured["shot"] = True
             page.wait_for_function("!document.querySelector('.ghost')")
@@ -143,7 +162,7 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     page.wait_for_selector("#replay-frame .card")
     assert "Hand 1 dealt" in page.inner_text("#replay-frame")
     p.shot("web-over.png")
-    assert captured["why"] and captured["shot"]
+    assert captured["why"] and captured["shot"] and captured["undo"]
     assert not p.errors, p.errors
     p.close()
 
@@ -251,11 +270,7 @@ def test_no_english_left(server: Server, browser: Any, language: str) -> None:
     left = english_left(texts, language, exempt=set())
     assert not left, left
     names = {"Tester", "Greedy"}
-    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
-    page.goto(new_game(server, body))
-    wait_turn(page, None)
-    page.click("[data-testid=hand] .card-btn.playable")
-    page.wait_for_selector("[data-testid=move-choice]")
+    open_table_with_a_card_chosen(page, server)
     blocked = page.locator("[data-testid=hand] .card-btn.blocked")
     if blocked.count():
         blocked.first.click()
@@ -291,11 +306,7 @@ def test_accessibility_of_lobby_and_table(server: Server, browser: Any) -> None:
     page.wait_for_selector("#presets .preset")
     page.click("#more-rules summary")
     assert axe_violations(page) == []
-    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
-    page.goto(new_game(server, body))
-    wait_turn(page, None)
-    page.click("[data-testid=hand] .card-btn.playable")
-    page.wait_for_selector("[data-testid=move-choice]")
+    open_table_with_a_card_chosen(page, server)
     assert axe_violations(page) == []
     # keyboard play: a card by its number key, then the move by Tab and Enter
     page.keyboard.press("Escape")

@@ -8,11 +8,10 @@ import asyncio
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -22,29 +21,11 @@ from cassino.view import View
 from cassino.web import create_app
 from cassino.web.service import GameService
 from cassino.web.store import Store, settings_table
-from web_support import claim_seats
+from web_support import claim_seats, create, get
 
 
 def app_on(path: Path, bot_delay: float = 0) -> TestClient:
     return TestClient(create_app(database=f"sqlite:///{path / 'web.sqlite3'}", bot_delay=bot_delay))
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with app_on(tmp_path) as c:
-        yield c
-
-
-def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
-
-
-def get(client: TestClient, game: str, token: str | None = None) -> dict[str, Any]:
-    r = client.get(f"/api/games/{game}", headers={"x-cassino-token": token} if token else {})
-    assert r.status_code == 200, r.text
-    return r.json()  # type: ignore[no-any-return]
 
 
 def post(client: TestClient, game: str, what: str, token: str | None, body: Any = None) -> Any:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,25 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from cassino.web import create_app
 from cassino.web.service import GameService
 from cassino.web.store import Store, database_url, invites_table, seats_table, settings_table
-from web_support import cards_in_text, hidden_from, postgres_url
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)) as c:
-        yield c
-
-
-def create(client: TestClient, **body: Any) -> dict[str, Any]:
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
-
-
-def get(client: TestClient, game: str, token: str | None = None) -> dict[str, Any]:
-    r = client.get(f"/api/games/{game}", headers={"x-cassino-token": token} if token else {})
-    assert r.status_code == 200, r.text
-    return r.json()  # type: ignore[no-any-return]
+from web_support import cards_in_text, create, get, hidden_from, postgres_url
 
 
 def sha(text: str) -> str:

@@ -202,3 +202,17 @@ def press_next_all(client: Any, game: str, tokens: dict[int, str]) -> None:
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
+
+
+def create(client: Any, **body: Any) -> dict[str, Any]:
+    """A game made through a test client's API; the create answer."""
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def get(client: Any, game: str, token: str | None = None) -> dict[str, Any]:
+    """A game's state as a token's seat (or a spectator) sees it."""
+    r = client.get(f"/api/games/{game}", headers={"x-cassino-token": token} if token else {})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
