@@ -161,6 +161,7 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     page.click("#replay-button")
     page.wait_for_selector("#replay-frame .card")
     assert "Hand 1 dealt" in page.inner_text("#replay-frame")
+    page.wait_for_function("!document.querySelector('.ghost')")  # the last cards have reached their pile
     p.shot("web-over.png")
     assert captured["why"] and captured["shot"] and captured["undo"]
     assert not p.errors, p.errors
