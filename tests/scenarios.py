@@ -6,8 +6,8 @@ from __future__ import annotations
 from cassino.cards import cards_of
 from cassino.moves import BUILD, MoveCode, format_code
 from cassino.rules import make_rules
-from cassino.session import Session
 from cassino.state import State
+from cassino.terminal.session import Session
 
 
 def stuck_after_first_build(seat: int) -> tuple[int, MoveCode, State, int]:

@@ -11,6 +11,9 @@ a multiple build), the move is played and the position after it is checked too.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -305,3 +308,21 @@ def test_examples_hold_for_every_seating(players: int, rules: dict[str, Any]) ->
         example(["6c", build(["3d", "5h", "8s"], 8, 1)], ["2h", "8c"], rules, players),
         {"build 2h 8: 3d 5h 6c 8s", "capture 8c 8: 3d 5h 8s", "trail 2h", "trail 8c"},
     )
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_own_player_example_runs() -> None:
+    """The README's "Write your own player" code runs as written and prints what its last comment says."""
+    section = README.read_text(encoding="utf-8").split("## Write your own player\n", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None, "the section has no python block"
+    expected = re.search(r"^print\(.*\)  # (.+)$", code.group(1), re.M)
+    assert expected is not None, "the block's print has no '# expected output' comment"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code.group(1), str(README), "exec"), {"__name__": "readme_example"})
+    assert out.getvalue() == expected.group(1) + "\n"
+    grabber, greedy = map(int, re.findall(r"\d+", expected.group(1)))
+    assert grabber + greedy == 20  # every one of the 20 games has a winner

@@ -19,12 +19,13 @@ import pytest
 
 from cassino.cards import card_name, cards_of
 from cassino.cli import build_parser, main
+from cassino.cli.play import session_from_args
 from cassino.explain import explain_illegal
 from cassino.moves import format_code
-from cassino.play_plain import run_plain
 from cassino.record import check_record, read_record
 from cassino.rules import Rules, make_rules
-from cassino.session import Session
+from cassino.terminal.plain import run_plain
+from cassino.terminal.session import Session
 from scenarios import stuck_after_first_build
 
 LISTED = re.compile(r"^\s*(\d+)\. (.+)$", re.MULTILINE)
@@ -70,7 +71,7 @@ def play(
     """Run the line mode; returns its result, everything it printed and the scripted person."""
     out = io.StringIO()
     person = Person(out, script, chooser)
-    result = run_plain(play_args(*argv), out, cast(TextIO, person))
+    result = run_plain(session_from_args(play_args(*argv)), out, cast(TextIO, person))
     return result, out.getvalue(), person
 
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from cassino.arena.match import play_game
 from cassino.cards import ACES_MASK, RANK_MASKS, cards_of, mask_of, parse_card
 from cassino.game import Game
-from cassino.match import play_game
 from cassino.moves import MoveCode, parse_code
 from cassino.players import make_player, player_names
 from cassino.players.base import decide, parse_spec

@@ -19,9 +19,9 @@ from cassino.cards import format_cards
 from cassino.game import Game
 from cassino.moves import format_code
 from cassino.record import record_of_game, write_record
-from cassino.replay_cmd import run_replay
 from cassino.rules import make_rules
 from cassino.state import State
+from cassino.terminal.replay import run_replay
 
 SCRIPT = Path(sys.executable).parent / "cassino"
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "cassino.cli"]

@@ -6,8 +6,13 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import numpy as np
 from gymnasium.utils.env_checker import check_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -105,6 +110,7 @@ def test_pettingzoo_render_shows_no_hand() -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [
+        {},  # the defaults: Gymnasium's checker steps unmasked actions, which end the episode
         {"illegal": "end"},
         {"preset": "royal", "players": 4, "partnerships": True, "opponents": "heuristic", "illegal": "end"},
         {
@@ -152,7 +158,7 @@ def test_gymnasium_reset_is_seeded() -> None:
 
 
 def test_gymnasium_illegal_actions() -> None:
-    strict = CasinoGymEnv()
+    strict = CasinoGymEnv(illegal="raise")
     obs, info = strict.reset(seed=2)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     with pytest.raises(ActionError):
@@ -162,6 +168,10 @@ def test_gymnasium_illegal_actions() -> None:
     lenient.reset(seed=2)
     _, reward, done, _, info = lenient.step(illegal)
     assert (reward, done, info["illegal_action"]) == (-5.0, True, illegal)
+    default = CasinoGymEnv()
+    default.reset(seed=2)
+    _, reward, done, _, info = default.step(illegal)
+    assert (reward, done, info["illegal_action"], default.illegal) == (-11.0, True, illegal, "end")
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("pyspiel")
+
 import numpy as np
 import pyspiel
-import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from cassino.movegen import capturing_cards

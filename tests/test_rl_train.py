@@ -8,8 +8,12 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import numpy as np
 import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+
+import numpy as np
 
 from cassino.rl.encoding import NUM_ACTIONS, OBS_SIZE
 

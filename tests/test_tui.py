@@ -1,4 +1,4 @@
-"""The full-screen game (cassino.tui.app), driven headlessly by Textual's pilot with real key presses.
+"""The full-screen game (cassino.terminal.fullscreen), driven headlessly by Textual's pilot with real key presses.
 
 What a person does must change the game by exactly the move they chose and nothing else: a digit
 picks a card, the list offers that card's moves, ``:`` takes a typed move, a refused move says why
@@ -16,19 +16,23 @@ import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("textual")
+
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, OptionList, Static
 
 from cassino.cards import card_name, cards_of
 from cassino.cli import build_parser
+from cassino.cli.play import new_game_from_args
 from cassino.explain import explain_illegal
 from cassino.moves import format_code
 from cassino.notation import position_to_json
-from cassino.play_plain import rules_from_args
 from cassino.record import check_record, read_record
 from cassino.rules import make_rules
-from cassino.session import Session
-from cassino.tui.app import CassinoApp, GameOverScreen, GameScreen, HandOverScreen, SetupScreen
+from cassino.terminal.fullscreen import CassinoApp, GameOverScreen, GameScreen, HandOverScreen, SetupScreen
+from cassino.terminal.session import Session
 from scenarios import stuck_after_first_build
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -46,7 +50,7 @@ def play_args(*argv: str) -> argparse.Namespace:
 def run(script: Script, *argv: str) -> CassinoApp:
     """Run the app headlessly (computer players without delay) through ``script``."""
     args = play_args(*argv)
-    app = CassinoApp(args, rules_from_args(args), bot_delay=0)
+    app = CassinoApp(new_game_from_args(args), setup=not args.no_setup, bot_delay=0)
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:

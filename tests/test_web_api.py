@@ -9,6 +9,12 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("babel")
+
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st

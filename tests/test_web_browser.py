@@ -10,8 +10,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("httpx")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("babel")
+
+import httpx
 
 from browser_support import (
     Page,

@@ -12,6 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+
+pytest.importorskip("babel")
+pytest.importorskip("sqlalchemy")
+
 from babel.messages.pofile import read_po
 
 from cassino import Rules, make_rules
@@ -19,8 +23,8 @@ from cassino.cards import CARD_NAMES, cards_of, parse_card
 from cassino.moves import CAPTURE, TRAIL, encode, format_code, parse_code
 from cassino.scoring import POINTS, CountItem, count_hand, expected_checksum, score_hand
 from cassino.web.i18n import LANGUAGES, catalogue, po_path
+from cassino.web.model import LiveGame, server_game
 from cassino.web.payloads import finished_hands
-from cassino.web.service import LiveGame, ServerGame
 
 ALL = list(CARD_NAMES)
 FULL = (1 << 52) - 1
@@ -203,7 +207,7 @@ def deck(first12: str) -> list[int]:
 
 
 def live_game(rules: Rules, cards: list[int]) -> LiveGame:
-    return LiveGame(id="g", rules=rules, game=ServerGame(rules, decks=[cards]), seats=[], hands=[], ply=0)
+    return LiveGame(id="g", rules=rules, game=server_game(rules, [cards]), seats=[], hands=[], ply=0)
 
 
 def play_hand(live: LiveGame, first: str | None, capture_last: bool = True) -> list[str]:

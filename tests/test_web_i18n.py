@@ -7,6 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("babel")
+
 from fastapi.testclient import TestClient
 
 from cassino.cards import RANKS, SUITS

@@ -10,6 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("babel")
+
 from fastapi.testclient import TestClient
 
 from cassino.web import create_app

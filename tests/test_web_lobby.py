@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("babel")
+
 from babel.messages.pofile import read_po
 from hypothesis import given, settings
 

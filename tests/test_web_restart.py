@@ -8,6 +8,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("httpx")
+pytest.importorskip("websockets")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("babel")
+
 import httpx
 from websockets.sync.client import connect
 

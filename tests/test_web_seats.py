@@ -11,6 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("babel")
+
 from fastapi.testclient import TestClient
 from sqlalchemy import Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, insert, select
 from starlette.websockets import WebSocketDisconnect

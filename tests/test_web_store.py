@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("sqlalchemy")
+
+from cassino.errors import ServiceError
 from cassino.web.payloads import state_payload
-from cassino.web.service import GameService, ServiceError
+from cassino.web.service import GameService
 from cassino.web.store import HandRow, MoveRow, SeatRow, Store, StoreError, database_url
 from web_support import postgres_url, service_seats
 

@@ -14,8 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+
+pytest.importorskip("httpx")
+
+import httpx
 
 from cassino.cards import CARD_NAMES, cards_of, parse_card
 from cassino.game import Game

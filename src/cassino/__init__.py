@@ -6,34 +6,60 @@ The engine (cards, rules, moves, positions, games) imports nothing outside the s
 from __future__ import annotations
 
 from .cards import Card, CardMask, card_name, parse_card
-from .errors import IllegalMoveError, PositionError
+from .errors import (
+    ActionError,
+    ArenaUsageError,
+    CardError,
+    CassinoError,
+    CatalogueError,
+    CliError,
+    IllegalMoveError,
+    MoveError,
+    PositionError,
+    RecordError,
+    RulesError,
+    ServiceError,
+    StoreError,
+)
 from .game import Game
-from .moves import Move, MoveError
+from .moves import Move
 from .notation import position_from_json, position_to_json
 from .perft import perft
-from .rules import PRESETS, Rules, RulesError, make_rules
+from .rules import PRESETS, Rules, make_rules
 from .scoring import HandScore
 from .state import State
+from .view import View, view_of
 
 __version__ = "0.1.0"
 
 __all__ = [
     "PRESETS",
+    "ActionError",
+    "ArenaUsageError",
     "Card",
+    "CardError",
     "CardMask",
+    "CassinoError",
+    "CatalogueError",
+    "CliError",
     "Game",
     "HandScore",
     "IllegalMoveError",
     "Move",
     "MoveError",
     "PositionError",
+    "RecordError",
     "Rules",
     "RulesError",
+    "ServiceError",
     "State",
+    "StoreError",
+    "View",
     "card_name",
     "make_rules",
     "parse_card",
     "perft",
     "position_from_json",
     "position_to_json",
+    "view_of",
 ]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeAlias
 
+from .errors import CardError as CardError
+
 Card: TypeAlias = int
 """A card, 0..51 (``rank * 4 + suit``)."""
 
@@ -33,10 +35,6 @@ ACES_MASK: CardMask = sum(1 << (ACE * 4 + s) for s in range(4))
 
 CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 _BY_NAME: dict[str, Card] = {name: i for i, name in enumerate(CARD_NAMES)}
-
-
-class CardError(ValueError):
-    """A card string that names no card."""
 
 
 def rank(card: Card) -> int:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from .cards import Card
 from .moves import Move, MoveCode
 from .rules import Rules
 from .scoring import HandScore
-from .state import State
+from .state import MoveLike, State
+
+DeckSource: TypeAlias = Callable[[], Sequence[Card]]
+"""Where a game's decks come from once the given ones are dealt: called once per new hand."""
 
 
 def shuffled_deck(rng: random.Random) -> list[Card]:
@@ -24,6 +28,10 @@ class Game:
 
     Each finished hand stays in ``hands`` (its final ``State`` holds the deck, the moves through
     its undo history, and the score), so a game can be recorded, replayed and undone across hands.
+
+    Decks come from ``decks`` first (a record's, a saved game's), then from ``deck_source``, called
+    once per hand that needs one: the seeded shuffle by default, or any other dealer (a web
+    server's secure shuffle) without overriding anything.
     """
 
     def __init__(
@@ -32,24 +40,33 @@ class Game:
         seed: int | None = None,
         dealer: int = 0,
         decks: Sequence[Sequence[Card]] | None = None,
+        deck_source: DeckSource | None = None,
     ) -> None:
         self.rules = rules or Rules()
         self.seed = seed
         self._rng = random.Random(seed)
-        # Decks to deal before shuffling new ones, next on top: given decks, and decks of hands
+        self._deck_source = deck_source
+        # Decks to deal before asking the source, next on top: given decks, and decks of hands
         # taken back by ``undo`` (so replaying the same moves deals the same cards again).
         self._upcoming: list[list[Card]] = [list(d) for d in reversed(decks or [])]
         self.decks: list[list[Card]] = []
         self.hands: list[State] = []
-        self._start_hand(dealer, (0,) * self.rules.sides)
+        deck = self._next_deck()
+        self._keep(deck, State.new_hand(self.rules, deck, dealer, (0,) * self.rules.sides))
 
     def _next_deck(self) -> list[Card]:
-        return self._upcoming.pop() if self._upcoming else shuffled_deck(self._rng)
+        """The next deck to deal: a given or taken-back one, else the source's, else a shuffle."""
+        if self._upcoming:
+            return self._upcoming.pop()
+        if self._deck_source is not None:
+            return list(self._deck_source())
+        return shuffled_deck(self._rng)
 
-    def _start_hand(self, dealer: int, scores: Sequence[int]) -> None:
-        deck = self._next_deck()
+    def _keep(self, deck: list[Card], state: State) -> State:
+        """Make ``state``, dealt from ``deck``, the hand in play (a deck is kept only once dealt)."""
         self.decks.append(deck)
-        self.hands.append(State.new_hand(self.rules, deck, dealer, scores))
+        self.hands.append(state)
+        return state
 
     @property
     def state(self) -> State:
@@ -80,13 +97,14 @@ class Game:
         """The legal moves of the player to move, sorted by their canonical lines."""
         return self.state.legal_moves()
 
-    def play(self, move: Move | MoveCode) -> None:
-        """Check and apply a move; when it ends a hand and nobody has won, deal the next hand.
+    def play(self, move: MoveLike) -> None:
+        """Check and apply a move (a ``Move``, an int code or a move line); when it ends a hand and
+        nobody has won, deal the next hand.
 
-        An illegal move raises IllegalMoveError and changes nothing.
+        An illegal move raises IllegalMoveError (an unreadable line MoveError, another type
+        TypeError) and changes nothing.
         """
-        state = self.state
-        state.play(move)
+        self.state.play(move)
         self._advance()
 
     def push(self, code: MoveCode) -> None:
@@ -94,10 +112,18 @@ class Game:
         self.state.push(code)
         self._advance()
 
-    def _advance(self) -> None:
+    def next_hand(self) -> State:
+        """Deal the next hand once the one in play is over and nobody has won (``play`` and
+        ``push`` do it themselves; this is for drivers that push on ``state`` directly). Checked
+        before a deck is drawn, so a refused call leaves the decks to come as they were."""
         state = self.state
-        if state.hand_over and state.winner < 0:
-            self._start_hand((state.dealer + 1) % self.rules.players, state.scores)
+        state.verify_next_hand()
+        deck = self._next_deck()
+        return self._keep(deck, state.next_hand(deck))
+
+    def _advance(self) -> None:
+        if self.state.can_next_hand():
+            self.next_hand()
 
     def undo(self) -> MoveCode:
         """Take back the last move, across the start of a hand if need be."""

@@ -4,8 +4,9 @@ Moves come in *families* that share a played card and a value: ``(head, sets, pa
 the codes ``head | (s | p) << 12`` for every loose-card set ``s`` in ``sets`` (from
 ``partition.card_sets``) and every build part ``p`` in ``parts`` (whole builds taken or joined, and
 the build a card raises), leaving out the empty move. The product form is what lets the same
-generator list the moves (``generate``), stream them with bounded memory (``iter_moves``) or count
-them without making them (``count_moves``), however large the table grows.
+generator list the moves (``generate``), stream them with bounded memory (``iter_moves``), count
+them without making them (``count_moves``) or check one move against its own card's families
+(``is_legal``), however large the table grows.
 
 The owner's obligation (7.2) reduces to one check: a card that is the mover's last capturing card
 for a build they own must take that build along, so parts without it are dropped.
@@ -18,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, TypeAlias
 
 from .cards import ACES_MASK, RANK_MASKS, CardMask
-from .moves import BUILD, CAPTURE, MoveCode
+from .moves import BUILD, CAPTURE, TRAIL, MoveCode
 from .partition import (
     CARD_SETS_CACHE,
     UP_TO,
@@ -101,8 +102,10 @@ def _family_size(sets: CardSets, parts: tuple[CardMask, ...]) -> int:
     return n * len(parts) - (parts[0] == 0 and starts_empty(sets))
 
 
-def families(state: State) -> tuple[list[Family], list[MoveCode]]:
-    """The legal moves of the player to move as families, and the legal trails as codes."""
+def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[MoveCode]]:
+    """The legal moves of the player to move as families, and the legal trails as codes; only
+    those of the hand's ``cards`` when given (a card's moves depend on the whole hand, so the
+    result is exactly the full one's share of those cards)."""
     seat = state.to_move
     hand = state.hands[seat]
     fams: list[Family] = []
@@ -126,7 +129,7 @@ def families(state: State) -> tuple[list[Family], list[MoveCode]]:
     add = fams.append
     sets: CardSets | None
 
-    m = hand
+    m = hand & cards
     while m:
         low = m & -m
         m ^= low
@@ -253,3 +256,28 @@ def count_moves(state: State) -> int:
             if parts[0] == 0 and ((sets[0] == 0) if type(sets) is tuple else sets.has_empty):  # type: ignore[union-attr]
                 total -= 1
     return total
+
+
+_HEAD = (1 << 12) - 1
+"""The bits of a move code below its table cards: kind, card and value, a family's ``head``."""
+
+
+def is_legal(state: State, code: MoveCode) -> bool:
+    """True when ``code`` is among ``generate``'s moves, found by making only the families of its
+    card: one check stays cheap on a table with millions of moves."""
+    if code < 0:
+        return False
+    bit = 1 << ((code >> 2) & 63)
+    if not state.hands[state.to_move] & bit:
+        return False
+    fams, trails = families(state, bit)
+    if code & 3 == TRAIL:
+        return code in trails
+    taken = code >> 12
+    if not taken:
+        return False  # the empty move is never generated
+    head = code & _HEAD
+    # Loose cards come from a family's sets, build cards from its parts: one split only.
+    loose = taken & state.loose
+    part = taken ^ loose
+    return any(h == head and part in parts and loose in sets for h, sets, parts in fams)

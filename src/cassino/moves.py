@@ -13,15 +13,12 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from .cards import RANKS, Card, CardError, CardMask, card_name, cards_of, format_cards, mask_of, parse_card
+from .errors import MoveError as MoveError
 
 MoveCode: TypeAlias = int
 
 TRAIL, CAPTURE, BUILD = 0, 1, 2
 KIND_NAMES = ("trail", "capture", "build")
-
-
-class MoveError(ValueError):
-    """A move string that cannot be read."""
 
 
 def encode(kind: int, card: Card, value: int, table: CardMask) -> MoveCode:
@@ -51,13 +48,33 @@ def code_table(code: MoveCode) -> CardMask:
 
 def format_code(code: MoveCode) -> str:
     """The canonical line of a move code."""
-    kind = code & 3
-    card = (code >> 2) & 63
+    kind = code_kind(code)
+    card = code_card(code)
     if kind == TRAIL:
         return "trail " + card_name(card)
-    value = (code >> 8) & 15
+    value = code_value(code)
     shown = str(value) if value else RANKS[card >> 2]
-    return f"{KIND_NAMES[kind]} {card_name(card)} {shown}: {format_cards(code >> 12)}"
+    return f"{KIND_NAMES[kind]} {card_name(card)} {shown}: {format_cards(code_table(code))}"
+
+
+def check_code(code: MoveCode) -> None:
+    """Raise MoveError unless ``code`` is a well-formed move (whether it is legal is the position's
+    business): the one check behind ``Move.from_code``, for codes that come from outside."""
+    if not isinstance(code, int) or isinstance(code, bool) or code < 0:
+        raise MoveError(f"move code {code!r} is not a non-negative int")
+    kind, card, value, table = code_kind(code), code_card(code), code_value(code), code_table(code)
+    if kind not in (TRAIL, CAPTURE, BUILD) or card >= 52 or table >> 52:
+        raise MoveError(f"move code {code} names no kind, card or table cards (kind {kind}, card {card})")
+    if kind == TRAIL:
+        if value or table:
+            raise MoveError(f"move code {code}: a trail takes nothing, so it has no value and no cards")
+        return
+    if not table:
+        raise MoveError(f"move code {code}: a {KIND_NAMES[kind]} needs table cards")
+    if table >> card & 1:
+        raise MoveError(f"move code {code}: the played card {card_name(card)} cannot also be a table card")
+    if value > 14 or (value == 0 and (kind == BUILD or card >> 2 < 10)):
+        raise MoveError(f"move code {code}: value {value} is not 1..14 (0 only for a court card capturing by pairing)")
 
 
 _LINE = re.compile(r"^\s*(trail|capture|build)\s+(\S+)\s*(?:\s(\S+?)\s*:\s*(.*?))?\s*$", re.IGNORECASE)
@@ -111,9 +128,21 @@ def parse_code(text: str) -> MoveCode:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move as a value: ``Move.parse('build 3h 8: 5s')``, ``str(move)``, ``move.code``."""
+    """A move as a value: ``Move.parse('build 3h 8: 5s')``, ``str(move)``, ``move.code``.
+
+    Its attributes say what it does without decoding the int: ``kind`` (``"trail"``, ``"capture"``
+    or ``"build"``), ``card`` and ``card_name`` (played from hand), ``value``, and the table cards
+    it takes or joins as ``table`` (a mask), ``table_cards`` and ``table_names``. Moves compare and
+    hash by their code; ``Move(code)`` wraps a code as it is, ``Move.from_code(code)`` checks it first.
+    """
 
     code: MoveCode
+
+    @classmethod
+    def from_code(cls, code: MoveCode) -> Move:
+        """The move of a code, checked to be well formed (``check_code``); ``move.code`` gives it back."""
+        check_code(code)
+        return cls(code)
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -137,28 +166,43 @@ class Move:
 
     @property
     def kind(self) -> str:
-        """``trail``, ``capture`` or ``build``."""
-        return KIND_NAMES[self.code & 3]
+        """``trail``, ``capture`` or ``build`` (``KIND_NAMES[kind_code]``)."""
+        return KIND_NAMES[code_kind(self.code)]
+
+    @property
+    def kind_code(self) -> int:
+        """The kind as the int constant ``TRAIL``, ``CAPTURE`` or ``BUILD``."""
+        return code_kind(self.code)
 
     @property
     def card(self) -> Card:
         """The card played from hand."""
-        return (self.code >> 2) & 63
+        return code_card(self.code)
+
+    @property
+    def card_name(self) -> str:
+        """The card played from hand by name, e.g. ``7h``."""
+        return card_name(code_card(self.code))
 
     @property
     def value(self) -> int:
         """The capture or build value (0 for a trail or a classic court pairing)."""
-        return (self.code >> 8) & 15
+        return code_value(self.code)
 
     @property
     def table(self) -> CardMask:
         """The table cards taken or joined, as a mask."""
-        return self.code >> 12
+        return code_table(self.code)
 
     @property
     def table_cards(self) -> list[Card]:
         """The table cards taken or joined, in canonical order."""
-        return cards_of(self.code >> 12)
+        return cards_of(code_table(self.code))
+
+    @property
+    def table_names(self) -> list[str]:
+        """The table cards taken or joined by name, in canonical order."""
+        return [card_name(c) for c in cards_of(code_table(self.code))]
 
     def __str__(self) -> str:
         return format_code(self.code)

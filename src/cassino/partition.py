@@ -191,6 +191,14 @@ class LazyCardSets:
     def __len__(self) -> int:
         return self._size
 
+    def __contains__(self, cards: object) -> bool:
+        """Whether ``cards`` is one of the sets, without making them: the sets are exactly the
+        subsets of the loose cards whose value vector is a plan's."""
+        if not isinstance(cards, int) or cards & ~self._loose:
+            return False
+        vec = vector_of(cards)
+        return any(v == vec for v, _fields in self._plans)
+
     def __iter__(self) -> Iterator[CardMask]:
         loose = self._loose
         for vec, _fields in self._plans:

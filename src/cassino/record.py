@@ -36,25 +36,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card, CardError, card_name, parse_card
-from .cli_rules import parse_option
 from .errors import IllegalMoveError
+from .errors import RecordError as RecordError
 from .game import Game
 from .moves import MoveCode, MoveError, format_code, parse_code
-from .rules import OPTION_NAMES, Rules, RulesError, make_rules
+from .rules import OPTION_NAMES, Rules, RulesError, make_rules, parse_option
 
 TAG_ORDER = (
     "Event", "Site", "Date", "Seat0", "Seat1", "Seat2", "Seat3", "Preset", "Players", "Partnerships", "Options",
     "Seed", "Result", "Scores",
 )  # fmt: skip
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or does not replay; lists every problem with its line."""
-
-    def __init__(self, problems: Sequence[tuple[int, str]]) -> None:
-        self.problems = list(problems)
-        text = "; ".join(f"line {n}: {msg}" if n else msg for n, msg in self.problems)
-        super().__init__(text)
 
 
 @dataclass

@@ -10,6 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
+from .errors import RulesError as RulesError
+
 CourtCapture = Literal["one", "all", "one_or_three"]
 TrailRestriction = Literal["none", "no_capturing_card", "no_rank_match"]
 Scoring = Literal["standard", "spade"]
@@ -24,10 +26,6 @@ PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
 """How many may play (section 2)."""
 PARTNERSHIP_PLAYERS = 4
 """Partnerships need exactly this many players (section 2)."""
-
-
-class RulesError(ValueError):
-    """Options that name nothing, have a wrong type, or combine in a way the rules reject."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +247,26 @@ OPTIONS: tuple[Option, ...] = (
 
 OPTION_NAMES: tuple[str, ...] = tuple(o.name for o in OPTIONS)
 """The options' names, in the table's order."""
+
+
+def parse_option(text: str) -> tuple[str, OptionValue]:
+    """``name=value`` with value read as a bool, an int or a word: the one way options are written
+    as text, by the command line, the record's Options tag and OpenSpiel's parameters. The name and
+    the value's kind are left to ``make_rules``, so every writer gets the same errors."""
+    if "=" not in text:
+        raise RulesError(f"option {text!r} must be written NAME=VALUE, e.g. sweeps=false")
+    name, raw = (s.strip() for s in text.split("=", 1))
+    low = raw.lower()
+    value: OptionValue
+    if low in ("true", "yes", "on"):
+        value = True
+    elif low in ("false", "no", "off"):
+        value = False
+    elif raw.isdigit():
+        value = int(raw)
+    else:
+        value = raw
+    return name, value
 
 
 def validate(rules: Rules) -> None:

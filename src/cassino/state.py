@@ -7,13 +7,14 @@ changes is an immutable int or tuple, so the undo record is just the old field v
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeAlias
 
 from . import movegen
 from .cards import CLASSIC_VALUES, ROYAL_VALUES, Card, CardMask, format_cards
 from .errors import IllegalMoveError
-from .moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, format_code
+from .moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, format_code, parse_code
 from .rules import Rules
 from .scoring import HandScore, decide_winner, score_hand
 
@@ -34,6 +35,28 @@ _Snapshot: TypeAlias = tuple[
     "HandScore | None",
     MoveCode,
 ]
+
+
+MoveLike: TypeAlias = "Move | MoveCode | str"
+"""What ``play``, ``verify`` and ``is_legal`` accept: a ``Move``, its int code or a move line."""
+
+
+def move_code(move: MoveLike) -> MoveCode:
+    """The int code of a move given as a ``Move``, an int (numpy's too) or a canonical move line
+    (read leniently, MoveError when unreadable); anything else is a TypeError naming its type,
+    rather than a failure deep in the bit arithmetic."""
+    if type(move) is int:
+        return move
+    if isinstance(move, Move):
+        return move.code
+    if isinstance(move, str):
+        return parse_code(move)
+    if not isinstance(move, bool):
+        try:
+            return operator.index(move)
+        except TypeError:
+            pass
+    raise TypeError(f"a move is a Move, an int code or a move line (str), not {type(move).__name__}")
 
 
 def deal_order(players: int, dealer: int, first: bool) -> list[int]:
@@ -141,12 +164,40 @@ class State:
         )
         return state
 
+    def next_hand(self, deck: Sequence[Card]) -> State:
+        """The first deal of the hand after this finished one, from ``deck``: the deal moves one
+        seat clockwise and the scores carry over (the one home of that step, for ``Game``, the
+        environments and anything else that plays on from hand to hand)."""
+        self.verify_next_hand()
+        return State.new_hand(self.rules, deck, self.next_dealer, self.scores)
+
+    def can_next_hand(self) -> bool:
+        """True when a next hand follows this one: it is over and nobody has won the game."""
+        return self.hand_over and self.winner < 0
+
+    def verify_next_hand(self) -> None:
+        """Raise ValueError saying why no next hand follows this one; do nothing if one does."""
+        if not self.hand_over:
+            raise ValueError("the hand is not over: the next hand starts once every card is played")
+        if self.winner >= 0:
+            raise ValueError(f"the game is over: side {self.winner} has won")
+
     def copy(self) -> State:
         """An independent copy of the position (without the undo history)."""
         other = State.__new__(State)
         for name in State.__slots__:
             setattr(other, name, getattr(self, name))
         other._stack = []
+        return other
+
+    def root(self) -> State:
+        """A copy of the position before the first move pushed on this object (without history):
+        the start of the hand for a ``new_hand`` state, however many moves were played since."""
+        other = self.copy()
+        if self._stack:
+            # The oldest snapshot holds the fields as they were before any push: pop restores them.
+            other._stack = [self._stack[0]]
+            other.pop()
         return other
 
     # ----------------------------------------------------------------- queries
@@ -159,6 +210,11 @@ class State:
     def last_deal(self) -> bool:
         """True on the final deal of the hand: the stock is empty."""
         return self.stock_pos >= len(self.stock)
+
+    @property
+    def next_dealer(self) -> int:
+        """The dealer of the next hand: the deal moves one seat clockwise (RULES.md section 2)."""
+        return (self.dealer + 1) % self.players
 
     @property
     def hand_over(self) -> bool:
@@ -218,24 +274,28 @@ class State:
         """The legal moves, sorted by their canonical lines."""
         return [Move(c) for c in sorted(movegen.generate(self), key=format_code)]
 
-    def is_legal(self, move: Move | MoveCode) -> bool:
-        """True when the move is legal here."""
-        code = move.code if isinstance(move, Move) else move
-        return code in movegen.generate(self)
+    def is_legal(self, move: MoveLike) -> bool:
+        """True when the move is legal here (a move line is read first: MoveError if unreadable).
 
-    def verify(self, move: Move | MoveCode) -> None:
+        Only the moves of the played card are made, so one check stays cheap however many moves
+        the table allows."""
+        return movegen.is_legal(self, move_code(move))
+
+    def verify(self, move: MoveLike) -> None:
         """Raise IllegalMoveError naming the move and the rule that forbids it; do nothing if legal."""
-        code = move.code if isinstance(move, Move) else move
-        if code in movegen.generate(self):
+        code = move_code(move)
+        if movegen.is_legal(self, code):
             return
         from .explain import explain_illegal
 
         raise IllegalMoveError(format_code(code), explain_illegal(self, code))
 
-    def play(self, move: Move | MoveCode) -> None:
-        """Check a move and apply it; an illegal move raises and changes nothing."""
-        self.verify(move)
-        self.push(move.code if isinstance(move, Move) else move)
+    def play(self, move: MoveLike) -> None:
+        """Check a move (a ``Move``, an int code or a move line) and apply it; an illegal move
+        raises and changes nothing."""
+        code = move_code(move)
+        self.verify(code)
+        self.push(code)
 
     # ----------------------------------------------------------------- play
     def push(self, code: MoveCode) -> None:
@@ -350,7 +410,8 @@ class State:
 
     # ----------------------------------------------------------------- comparison
     def key(self) -> tuple[object, ...]:
-        """Everything that defines the position (not the undo history), for equality and hashing."""
+        """Everything that defines the position (not the undo history): for equality, and as a
+        hashable key (a ``State`` is mutable, so it has no hash of its own)."""
         return (
             self.rules,
             self.dealer,
@@ -369,9 +430,6 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.key() == other.key()
 
-    def __hash__(self) -> int:
-        return hash(self.key())
-
     def __repr__(self) -> str:
         table = format_cards(self.loose)
         builds = ", ".join(f"[{format_cards(b[0])}]={b[1]}@{b[2]}" for b in self.builds)
@@ -384,4 +442,4 @@ def sorted_builds(builds: Iterable[BuildTuple]) -> tuple[BuildTuple, ...]:
     return tuple(sorted(builds, key=lambda b: b[0] & -b[0]))
 
 
-__all__ = ["BUILD", "CAPTURE", "TRAIL", "BuildTuple", "State", "deal_order", "sorted_builds"]
+__all__ = ["BUILD", "CAPTURE", "TRAIL", "BuildTuple", "MoveLike", "State", "deal_order", "move_code", "sorted_builds"]

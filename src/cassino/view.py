@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import CardMask
-from .moves import MoveCode
+from .moves import Move, MoveCode, format_code
 from .rules import Rules
 from .state import BuildTuple, State
 
@@ -35,7 +35,14 @@ class View:
     history: tuple[tuple[int, MoveCode], ...]
     """The moves of this hand so far as (seat, move code): public, every card played is seen."""
     legal: tuple[MoveCode, ...]
-    """The seat's legal moves when it is to move, else empty."""
+    """The seat's legal moves when it is to move, else empty: move codes (ints), the fast path;
+    ``legal_moves()`` gives them as ``Move`` objects."""
+
+    def legal_moves(self) -> list[Move]:
+        """The seat's legal moves as ``Move`` objects sorted by canonical line (as ``State.legal_moves``),
+        for players that read attributes (``move.kind``, ``move.table_cards``) rather than decode ints.
+        Built afresh on each call: ``legal`` stays the cheap form for players that search."""
+        return [Move(c) for c in sorted(self.legal, key=format_code)]
 
     @property
     def unseen(self) -> CardMask:

@@ -16,11 +16,12 @@ from .executors import (
     RayExecutor,
     make_executor,
 )
+from .match import GameResult, play_game
 from .report import format_report, write_outputs
 from .schedule import GameTask, derive_seed, plan, seatings
 from .stats import Ratings, bradley_terry, wilson
 from .tournament import ArenaConfig, ArenaResult, identical_part, run_arena
-from .worker import GameResult, play_task
+from .worker import play_task
 
 __all__ = [
     "EXECUTORS",
@@ -39,6 +40,7 @@ __all__ = [
     "identical_part",
     "make_executor",
     "plan",
+    "play_game",
     "play_task",
     "run_arena",
     "seatings",

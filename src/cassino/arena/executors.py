@@ -16,8 +16,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from types import TracebackType
 from typing import Any, Protocol
 
+from .match import GameResult
 from .schedule import GameTask
-from .worker import GameResult, play_chunk, play_task
+from .worker import play_chunk, play_task
 
 EXECUTORS: tuple[str, ...] = ("inprocess", "process", "ray")
 

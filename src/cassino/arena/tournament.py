@@ -11,9 +11,9 @@ from typing import Any
 from ..players import make_player
 from ..rules import Rules
 from .executors import Executor, OnDone
+from .match import GameResult
 from .schedule import GameTask, entrant_labels, plan, table_size
 from .stats import Z95, bradley_terry, mean_interval, pair_scores, wilson
-from .worker import GameResult
 
 FORMAT = "cassino-arena/1"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Player, make_player, player_names
+from .base import Player, choose_code, decide, make_player, player_names, register
 from .greedy import GreedyPlayer
 from .heuristic import HeuristicPlayer
 from .random import RandomPlayer
@@ -15,6 +15,9 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "SearchPlayer",
+    "choose_code",
+    "decide",
     "make_player",
     "player_names",
+    "register",
 ]

@@ -3,6 +3,9 @@ player is shown a position.
 
 Players are named by a spec ``name`` or ``name:key=value,key=value`` (for example
 ``search:time=0.5`` or ``search:worlds=40``); the keys are the player's own settings.
+
+A player of your own needs no base class: any object with a ``name`` and a ``choose(view)`` that
+returns one of the view's legal moves will do (see ``Player``), and ``register`` gives it a spec.
 """
 
 from __future__ import annotations
@@ -10,18 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..moves import MoveCode
+from ..moves import Move, MoveCode
 from ..state import State
 from ..view import View, view_of
 
 
 class Player(Protocol):
-    """Anything that picks a legal move from a seat's view."""
+    """Anything that picks a legal move from a seat's view.
+
+    ``decide`` calls ``choose`` only when the view's seat is to move, with that seat's ``View``
+    alone (no hidden card, no way back to the ``State``). It returns a ``Move`` (one of
+    ``view.legal_moves()``) or its int code (one of ``view.legal``, the built-in players' fast path):
+    both are accepted so that a first bot needs no decoding; ``Game.play`` refuses an illegal one.
+    """
 
     name: str
 
-    def choose(self, view: View) -> MoveCode:
-        """One of ``view.legal``."""
+    def choose(self, view: View) -> MoveCode | Move:
+        """One of the view's legal moves: a ``Move`` of ``view.legal_moves()`` or a code of ``view.legal``."""
         ...
 
 
@@ -88,4 +97,18 @@ def decide(player: Player, state: State) -> MoveCode:
     declared omniscient benchmark, which is handed a copy of the whole position."""
     if getattr(player, "sees_all", False):
         return player.choose_full(state.copy())  # type: ignore[attr-defined, no-any-return]
-    return player.choose(view_of(state, state.to_move))
+    return choose_code(player, view_of(state, state.to_move))
+
+
+def choose_code(player: Player, view: View) -> MoveCode:
+    """``player.choose(view)`` as a move code, whether the player returned a ``Move`` or a code,
+    so that callers past this point keep to ints."""
+    choice = player.choose(view)
+    if isinstance(choice, Move):
+        return choice.code
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        return choice
+    raise TypeError(
+        f"player {getattr(player, 'name', player)!r} returned {choice!r}: choose(view) must return "
+        "one of view.legal_moves() (a Move) or one of view.legal (its int code)"
+    )

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import CLASSIC_VALUES, ROYAL_VALUES, CardMask
+from ..errors import ActionError as ActionError
 from ..moves import BUILD, CAPTURE, TRAIL, MoveCode, encode
 from ..rules import COURT_CAPTURES, TRAIL_RESTRICTIONS, Rules
 from ..view import View
@@ -54,10 +55,6 @@ MODE_TRAIL, MODE_CAPTURE, MODE_CAPTURE_HIGH = 0, 1, 2
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
-
-
-class ActionError(ValueError):
-    """An action that is not legal at this step (outside the mask) or not in the action space."""
 
 
 def card_values(rules: Rules) -> tuple[int, ...]:

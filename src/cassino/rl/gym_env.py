@@ -6,9 +6,10 @@ side's points less the mean of the other sides' points. The other seats are play
 (``make_player``: ``random``, ``greedy``, ``heuristic:risk=0.5``, ...), each asked through ``decide``,
 so they see their own seat's view only.
 
-An action outside the mask raises ``ActionError`` and changes nothing, unless ``illegal="end"``: then
-it ends the episode with ``illegal_reward`` (what samplers of unmasked actions, such as Gymnasium's
-``check_env``, need).
+An action outside the mask ends the episode with ``illegal_reward`` by default (``illegal="end"``):
+Gymnasium's ``check_env`` and other samplers of unmasked actions step random actions, and an
+environment must take any action of its space. ``illegal="raise"`` raises ``ActionError`` instead
+and changes nothing, for masked training loops that want a wrong mask to fail loudly.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class CasinoGymEnv(gym.Env[FloatArray, np.int64]):
         opponents: str | Sequence[str] = "random",
         seat: int = 0,
         episode: str = "hand",
-        illegal: str = "raise",
+        illegal: str = "end",
         illegal_reward: float = -11.0,
         render_mode: str | None = None,
     ) -> None:

@@ -23,10 +23,9 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..cards import CARD_NAMES, FULL_DECK, cards_of, format_cards, mask_of
-from ..cli_rules import parse_option
 from ..movegen import capturing_cards
 from ..moves import format_code
-from ..rules import Rules, make_rules
+from ..rules import Rules, make_rules, parse_option
 from ..state import State
 from ..view import View, view_of
 from .encoding import HEADS, MAX_CHUNKS, MODES, NUM_ACTIONS, OBS_SIZE, FloatArray, Selection, observe
@@ -124,6 +123,8 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         self.scores: tuple[int, ...] = (0,) * self.rules.sides
         self.deck: list[int] = []
         self.state: State | None = None
+        self.finished: State | None = None
+        """The hand just over while chance deals the next one, which follows from it (``next_hand``)."""
         self.moves: list[tuple[int, int]] = []
         self.pending: list[int] = []
         self.selection: Selection | None = None
@@ -137,6 +138,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         other.scores = self.scores
         other.deck = list(self.deck)
         other.state = self.state.copy() if self.state is not None else None
+        other.finished = self.finished  # a finished hand is never played on: shared, not copied
         other.moves = list(self.moves)
         other.pending = list(self.pending)
         other.winner = self.winner
@@ -180,7 +182,11 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         if self.state is None:
             self.deck.append(int(action))
             if len(self.deck) == 52:
-                self.state = State.new_hand(self.rules, self.deck, self.dealer, self.scores)
+                if self.finished is None:
+                    self.state = State.new_hand(self.rules, self.deck, self.dealer, self.scores)
+                else:
+                    self.state = self.finished.next_hand(self.deck)
+                    self.finished = None
                 self.moves = []
                 self.hand_points = None
             return
@@ -203,8 +209,9 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         self.scores = state.scores
         self.winner = state.winner
         if self.episode == "game" and self.winner < 0:
-            self.dealer = (state.dealer + 1) % self.rules.players
+            self.dealer = state.next_dealer
             self.deck = []
+            self.finished = state
             self.state = None
 
     def returns(self) -> list[float]:

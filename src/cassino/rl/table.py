@@ -6,13 +6,12 @@ episode, when a hand's points are paid, how a multi-step move is chosen) are wri
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
 
-from ..game import shuffled_deck
+from ..game import Game
 from ..moves import MoveCode
 from ..rules import Rules, make_rules
 from ..state import State
@@ -62,8 +61,7 @@ class Table:
             raise ValueError(f"episode must be one of {', '.join(EPISODES)}, got {episode!r}")
         self.rules = rules
         self.episode = episode
-        self._rng = random.Random(0)
-        self.state = State.new_hand(rules, shuffled_deck(self._rng), 0)
+        self.game = Game(rules, seed=0)
         self.hands_played = 0
         self.over = False
         self._selection: Selection | None = None
@@ -72,11 +70,15 @@ class Table:
         """Deal the first hand of a new episode from a seeded shuffle."""
         if not 0 <= dealer < self.rules.players:
             raise ValueError(f"dealer seat {dealer} is out of range for {self.rules.players} players")
-        self._rng = random.Random(seed)
-        self.state = State.new_hand(self.rules, shuffled_deck(self._rng), dealer)
+        self.game = Game(self.rules, seed=seed, dealer=dealer)
         self.hands_played = 0
         self.over = False
         self._selection = None
+
+    @property
+    def state(self) -> State:
+        """The hand in play (the finished one once the episode is over)."""
+        return self.game.state
 
     @property
     def to_move(self) -> int:
@@ -131,6 +133,5 @@ class Table:
         if self.episode == "hand" or state.winner >= 0:
             self.over = True
         else:
-            dealer = (state.dealer + 1) % self.rules.players
-            self.state = State.new_hand(self.rules, shuffled_deck(self._rng), dealer, state.scores)
+            self.game.next_hand()
         return rewards

@@ -21,12 +21,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..cards import CARD_NAMES
+from ..errors import ServiceError
 from ..players import player_names
 from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
 from .card_images import back_svg, card_svg
 from .i18n import LANGUAGES, catalogue_json
+from .model import LiveGame
 from .payloads import encode, state_payload
-from .service import GameService, LiveGame, ServiceError, bot_player, watch_link
+from .service import GameService, bot_player, watch_link
 from .store import Store, database_url
 
 STATIC = Path(__file__).parent / "static"

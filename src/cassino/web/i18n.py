@@ -20,15 +20,13 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
+from ..errors import CatalogueError as CatalogueError
+
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGES: tuple[str, ...] = ("en", "de", "id")
 """The page's languages, English first (the reference every other catalogue must match)."""
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "id": "Bahasa Indonesia"}
 DOMAINS: tuple[str, ...] = ("page", "lobby", "reasons", "count")
-
-
-class CatalogueError(ValueError):
-    """A catalogue that is missing, unreadable, or does not match the English one."""
 
 
 def po_path(language: str, domain: str) -> Path:

@@ -19,7 +19,7 @@ from ..moves import format_code as _format_code
 from ..scoring import CountItem, expected_checksum
 from ..state import State
 from ..view import View, view_of
-from .service import LiveGame
+from .model import LiveGame
 from .whynot import why_not
 
 format_code = lru_cache(maxsize=1 << 16)(_format_code)

@@ -21,19 +21,20 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import Card
 from ..errors import IllegalMoveError
+from ..errors import ServiceError as ServiceError
 from ..game import Game
 from ..moves import MoveCode, MoveError, format_code, parse_code
 from ..players import Player, make_player
-from ..players.base import decide
+from ..players.base import choose_code, decide
 from ..record import record_of_game, write_record
 from ..rules import Rules, RulesError, make_rules
 from ..view import view_of
 from .fair import commitment, deck_text, new_salt, parse_deck, secure_deck
+from .model import LiveGame, Seat, Subscriber, server_game
+from .payloads import encode, public_payload, replay_frames, state_payload
 from .store import HandRow, InviteRow, MoveRow, SeatRow, Store, StoredGame, StoreError
 
 log = logging.getLogger("cassino.web")
@@ -44,28 +45,6 @@ FAST_BOTS = ("random", "greedy")
 MAX_NAME = 40
 
 
-class ServiceError(Exception):
-    """A request the service refuses: an HTTP status and a message naming what was wrong."""
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra: dict[str, Any] = extra
-        """More fields for the error's JSON (``watch``: the spectator link after a wrong link)."""
-
-    def payload(self) -> dict[str, Any]:
-        """The error as JSON: ``{"error": message, ...extra}``."""
-        return {"error": self.message, **self.extra}
-
-
-class ServerGame(Game):
-    """A game whose new decks come from the system's random source, never from a seed."""
-
-    def _next_deck(self) -> list[Card]:
-        return self._upcoming.pop() if self._upcoming else secure_deck()
-
-
 def token_hash(token: str) -> str:
     """What is stored for a seat token: its SHA-256, so the database cannot open a seat."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -74,139 +53,6 @@ def token_hash(token: str) -> str:
 def watch_link(game_id: str) -> str:
     """The page's link to watch a game: what a wrong seat link can offer instead."""
     return f"/#game={game_id}"
-
-
-@dataclass
-class Seat:
-    """A seat at a live game: a person's or a computer player's."""
-
-    seat: int
-    kind: str
-    name: str
-    bot: str = ""
-    token_hash: str = ""
-    player: Player | None = None
-    invite_hash: str = ""
-    """The hash of the seat's invitation code ("" for the creator's seat and computer players)."""
-
-    @property
-    def joined(self) -> bool:
-        """True when someone holds the seat: a computer player, or a person with its token."""
-        return self.kind == "bot" or bool(self.token_hash)
-
-
-@dataclass
-class Subscriber:
-    """A connected client: its seat (None for a spectator) and the queue its socket writer drains."""
-
-    seat: int | None
-    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
-    """JSON texts to send, in order."""
-
-
-@dataclass
-class LiveGame:
-    """A game in memory: the engine's game rebuilt from the store, its seats and its watchers."""
-
-    id: str
-    rules: Rules
-    game: ServerGame
-    seats: list[Seat]
-    hands: list[HandRow]
-    ply: int
-    created: float = 0.0
-    listed: bool = True
-    next_after: int = 0
-    """Seconds a count between hands lasts at most; 0: until every person has pressed next."""
-    subscribers: list[Subscriber] = field(default_factory=list)
-    bot_task: asyncio.Task[None] | None = None
-    hint_player: Player | None = None
-    cache: dict[str, Any] = field(default_factory=dict)
-    """Parts of the public payload that change only between hands, by ``payloads``."""
-    epoch: int = 0
-    """Bumped at every change (move, undo, end of a count): unlike ``ply`` it never comes back to
-    an earlier value, so a computer player can tell that the position it thought about is gone."""
-    deal_ply: int = 0
-    """The ply at which the cards now in play were last dealt or drawn: no move before it may be
-    taken back, since cards dealt after it have been seen."""
-    counting: bool = False
-    """True during the count between hands: the next hand is dealt but not yet played."""
-    ready: set[int] = field(default_factory=set)
-    """The seats that pressed next in this count (not stored: a restart starts the count again)."""
-    deadline: float | None = None
-    """When this count ends by itself (epoch seconds), if the game has a timer."""
-    timer_task: asyncio.Task[None] | None = None
-
-    @property
-    def over(self) -> bool:
-        """True when a side has won."""
-        return self.game.over
-
-    @property
-    def phase(self) -> str:
-        """``over``, ``count`` (between hands) or ``play``."""
-        return "over" if self.over else "count" if self.counting else "play"
-
-    @property
-    def humans(self) -> list[int]:
-        """The seats of people (claimed or not)."""
-        return [s.seat for s in self.seats if s.kind == "human"]
-
-    @property
-    def waiting_for(self) -> list[int]:
-        """The people's seats still to press next in this count."""
-        return [s for s in self.humans if s not in self.ready] if self.counting else []
-
-    def count_reason(self) -> str:
-        """Why nothing may be played during the count, naming who is awaited."""
-        who = ", ".join(str(s) for s in self.waiting_for)
-        timer = " or its timer runs out" if self.deadline is not None else ""
-        return (
-            f"hand {self.hand_number - 1} is over: hand {self.hand_number} starts when every person at the "
-            f"table has pressed next{timer} (waiting for seat {who})"
-        )
-
-    def undo_start(self, seat: int) -> int:
-        """The ply of ``seat``'s last move when it may be taken back now; ServiceError (409) naming
-        why not otherwise."""
-        if self.over:
-            raise ServiceError(409, "the game is over: no move can be taken back")
-        others = [s for s in self.humans if s != seat]
-        if others:
-            raise ServiceError(
-                409, f"moves are taken back only against computer players: seat {others[0]} is another person's"
-            )
-        if self.counting:
-            raise ServiceError(409, f"hand {self.hand_number - 1} is over: its moves cannot be taken back")
-        movers = self.game.state.movers()
-        if seat not in movers:
-            raise ServiceError(409, f"seat {seat} has made no move in this hand to take back")
-        last = len(movers) - 1 - movers[::-1].index(seat)
-        ply = self.ply - len(movers) + last
-        if ply < self.deal_ply:
-            raise ServiceError(
-                409,
-                "new cards have come from the stock since your last move (they were seen), "
-                "so it can no longer be taken back",
-            )
-        return ply
-
-    def can_undo(self, seat: int) -> bool:
-        """True when ``seat`` may take back its last move now."""
-        try:
-            self.undo_start(seat)
-        except ServiceError:
-            return False
-        return True
-
-    @property
-    def hand_number(self) -> int:
-        """The number of the hand in play (or the last one), from 1."""
-        return len(self.game.hands)
-
-    def revealed(self, number: int) -> bool:
-        """True when hand ``number`` is over, so its deck and salt may be shown to anyone."""
-        return 1 <= number <= len(self.hands) and (number < self.hand_number or self.over)
 
 
 def _check_name(value: Any, field_name: str, default: str) -> str:
@@ -370,9 +216,7 @@ class GameService:
         first = HandRow(1, deck_text(deck), salt, commitment(salt, deck))
         invite_rows = [InviteRow(s.seat, s.invite_hash) for s in seats if s.invite_hash]
         self.store.create_game(game_id, rules.to_json(), rows, first, invite_rows, listed, next_after)
-        live = LiveGame(
-            game_id, rules, ServerGame(rules, decks=[deck]), seats, [first], 0, time.time(), listed, next_after
-        )
+        live = LiveGame(game_id, rules, server_game(rules, [deck]), seats, [first], 0, time.time(), listed, next_after)
         self.games[game_id] = live
         self._schedule_bots(live)
         return live, tokens, invites
@@ -399,7 +243,7 @@ class GameService:
         """Replay the stored moves through the engine on the stored decks; a hand dealt but not yet
         begun (after the first) is in its count again, the presses of next being forgotten."""
         rules = Rules.from_json(stored.rules)
-        game = ServerGame(rules, decks=[parse_deck(h.deck) for h in stored.hands])
+        game = server_game(rules, [parse_deck(h.deck) for h in stored.hands])
         deal_ply = 0
         for row in stored.moves:
             if game.state.to_move != row.seat:
@@ -642,7 +486,7 @@ class GameService:
             raise ServiceError(409, "a hint is given only to the seat to move")
         if live.hint_player is None:
             live.hint_player = make_player(self.hint_spec, secrets.randbelow(2**31))
-        return format_code(live.hint_player.choose(view_of(state, seat)))
+        return format_code(choose_code(live.hint_player, view_of(state, seat)))
 
     # ------------------------------------------------------------------ computer players
     def _bot_to_move(self, live: LiveGame) -> bool:
@@ -683,8 +527,6 @@ class GameService:
     # ------------------------------------------------------------------ watchers
     def subscribe(self, live: LiveGame, seat: int | None) -> Subscriber:
         """A new watcher, sent the current state at once."""
-        from .payloads import encode, state_payload
-
         sub = Subscriber(seat)
         live.subscribers.append(sub)
         sub.queue.put_nowait(encode(state_payload(live, seat)))
@@ -699,8 +541,6 @@ class GameService:
 
     def broadcast(self, live: LiveGame) -> None:
         """Queue each watcher its own seat's state (the public part built once, each seat's text once)."""
-        from .payloads import encode, public_payload, state_payload
-
         if not live.subscribers:
             return
         public = public_payload(live)
@@ -736,8 +576,6 @@ class GameService:
         live = self.get(game_id)
         if not live.over:
             raise ServiceError(403, "the record (every hand revealed) is published when the game is over")
-        from .payloads import replay_frames
-
         names = [s.name for s in live.seats]
         date = time.strftime("%Y.%m.%d", time.gmtime(live.created))
         tags = {"Event": "Web game", "Site": "cassino serve", "Date": date}

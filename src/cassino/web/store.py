@@ -44,6 +44,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+from ..errors import StoreError as StoreError
+
 metadata = MetaData()
 
 games_table = Table(
@@ -178,10 +180,6 @@ class StoredGame:
     """Seconds the count between hands lasts at most (0: until every person pressed next)."""
     count_deadline: float | None = None
     """When the count after the last finished hand ends (epoch seconds), if it has a timer."""
-
-
-class StoreError(RuntimeError):
-    """A write that the database refused (the game in memory is rolled back with it)."""
 
 
 def default_data_dir() -> Path:

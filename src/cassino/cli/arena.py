@@ -7,14 +7,15 @@ import secrets
 import sys
 from pathlib import Path
 
-from ..cli_rules import add_rules_arguments, rules_from_args
+from ..arena.executors import EXECUTORS, make_executor
+from ..arena.progress import Progress
+from ..arena.report import format_report, write_outputs
+from ..arena.schedule import plan
+from ..arena.tournament import ArenaConfig, run_arena
+from ..errors import ArenaUsageError as ArenaUsageError
 from ..players import player_names
 from ..rules import Rules, RulesError
-from .executors import EXECUTORS, make_executor
-from .progress import Progress
-from .report import format_report, write_outputs
-from .schedule import plan
-from .tournament import ArenaConfig, run_arena
+from .rules_args import add_rules_arguments, rules_from_args
 
 EPILOG = """\
 Two players (or two teams with --partnerships) play a match; more play a round robin in which every
@@ -27,10 +28,6 @@ twice enters twice (greedy#1, greedy#2). Player specs take settings: search:worl
 The same seed gives the same games and figures under every executor, as long as the players are
 deterministic: a time budget (search:time=0.5) depends on the machine's speed and load.
 """
-
-
-class ArenaUsageError(ValueError):
-    """A bad command line: printed as one line, exit status 2."""
 
 
 def add_arena_arguments(p: argparse.ArgumentParser) -> None:

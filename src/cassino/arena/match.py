@@ -6,28 +6,31 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .game import Game
-from .players.base import Player, decide
-from .rules import Rules
+from ..game import Game
+from ..players.base import Player, decide
+from ..rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
-class GameOutcome:
-    """What one game produced, per side and per seat."""
+class GameResult:
+    """What one game produced, by side and by seat: plain data, so it crosses to and from workers
+    cheaply; ``think_seconds`` is the only timing in it."""
 
+    index: int
+    """The game's task number in its plan (0 for a game played on its own)."""
     winner: int
     """The winning side (-1 if the game hit ``max_hands`` undecided)."""
     scores: tuple[int, ...]
     hand_points: tuple[tuple[int, ...], ...]
     """Each hand's points per side."""
     moves: int
-    think_seconds: tuple[float, ...]
-    """Time each seat spent choosing moves."""
     seat_moves: tuple[int, ...]
     """Moves each seat made."""
+    think_seconds: tuple[float, ...]
+    """Time each seat spent choosing moves."""
 
 
-def play_game(rules: Rules, players: Sequence[Player], seed: int, max_hands: int = 100) -> GameOutcome:
+def play_game(rules: Rules, players: Sequence[Player], seed: int, max_hands: int = 100, index: int = 0) -> GameResult:
     """Play a whole game from the decks of ``seed``; ``players[s]`` sits in seat ``s``."""
     if len(players) != rules.players:
         raise ValueError(f"{rules.players} players needed, got {len(players)}")
@@ -46,11 +49,12 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int, max_hands: int
         made[seat] += 1
         game.play(code)
         moves += 1
-    return GameOutcome(
+    return GameResult(
+        index=index,
         winner=game.winner,
         scores=game.scores,
         hand_points=tuple(r.points for r in game.hand_results),
         moves=moves,
-        think_seconds=tuple(think),
         seat_moves=tuple(made),
+        think_seconds=tuple(think),
     )

@@ -10,8 +10,7 @@ summary; the record of every game is saved.
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
+import dataclasses
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -28,28 +27,12 @@ from ..errors import IllegalMoveError
 from ..explain import explain_illegal
 from ..moves import MoveError, format_code, parse_code
 from ..partition import build_total
-from ..play_plain import game_summary
 from ..players import player_names
-from ..rules import (
-    COURT_CAPTURES,
-    OPTION_NAMES,
-    PRESETS,
-    SCORINGS,
-    TIEBREAKS,
-    TRAIL_RESTRICTIONS,
-    Rules,
-    RulesError,
-    make_rules,
-)
-from ..session import FinishedHand, Session, default_save_dir
+from ..rules import OPTION_NAMES, OPTIONS, PRESETS, RulesError, make_rules
+from .session import FinishedHand, NewGame, Session
+from .table_text import game_summary
 
 _SUIT_STYLE = {"c": "bold", "d": "bold red", "h": "bold red", "s": "bold"}
-_CHOICE_OPTIONS = {
-    "court_capture": COURT_CAPTURES,
-    "trail_restriction": TRAIL_RESTRICTIONS,
-    "scoring": SCORINGS,
-    "tiebreak": TIEBREAKS,
-}
 
 
 def card_text(card: int) -> Text:
@@ -68,7 +51,7 @@ def cards_text(mask: int) -> Text:
     return out
 
 
-class SetupScreen(Screen[dict[str, Any]]):
+class SetupScreen(Screen[NewGame]):
     """The variant builder: every choice of a game, prefilled from the command line."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -76,13 +59,13 @@ class SetupScreen(Screen[dict[str, Any]]):
         Binding("escape", "app.quit", "Quit"),
     ]
 
-    def __init__(self, initial: dict[str, Any]) -> None:
+    def __init__(self, initial: NewGame) -> None:
         super().__init__()
         self.initial = initial
 
     def compose(self) -> ComposeResult:
         init = self.initial
-        rules: Rules = init["rules"]
+        rules = init.rules
         yield Header()
         with VerticalScroll(id="setup"):
             yield Label("New game — choose the rules (every option works on top of any preset)")
@@ -102,22 +85,26 @@ class SetupScreen(Screen[dict[str, Any]]):
                 yield Label("opponents")
                 yield Select(
                     [(n, n) for n in player_names()],
-                    value=init["opponent"],
+                    value=init.opponent,
                     allow_blank=False,
                     id="opponent",
                     compact=True,
                 )
                 yield Label("seed (empty: random)")
-                yield Input(value="" if init["seed"] is None else str(init["seed"]), id="seed", compact=True)
-                for name in OPTION_NAMES:
+                yield Input(value="" if init.seed is None else str(init.seed), id="seed", compact=True)
+                for option in OPTIONS:
+                    name = option.name
                     value = getattr(rules, name)
                     yield Label(name)
-                    if isinstance(value, bool):
+                    if option.type == "bool":
                         yield Checkbox(name, value=value, id=f"opt-{name}", compact=True)
-                    elif name in _CHOICE_OPTIONS:
-                        choices = _CHOICE_OPTIONS[name]
+                    elif option.type == "choice":
                         yield Select(
-                            [(c, c) for c in choices], value=value, allow_blank=False, id=f"opt-{name}", compact=True
+                            [(c, c) for c in option.choices],
+                            value=value,
+                            allow_blank=False,
+                            id=f"opt-{name}",
+                            compact=True,
                         )
                     else:
                         yield Input(value=str(value), id=f"opt-{name}", compact=True)
@@ -139,8 +126,9 @@ class SetupScreen(Screen[dict[str, Any]]):
             elif isinstance(widget, Input):
                 widget.value = str(value)
 
-    def chosen(self) -> dict[str, Any]:
-        """The choices as rules, opponent and seed; RulesError or ValueError if they are wrong."""
+    def chosen(self) -> NewGame:
+        """The game chosen: rules, opponent and seed from the builder; RulesError or ValueError if
+        they are wrong."""
         options: dict[str, Any] = {}
         preset = str(self.query_one("#preset", Select).value)
         for name in OPTION_NAMES:
@@ -158,11 +146,12 @@ class SetupScreen(Screen[dict[str, Any]]):
         seed_text = self.query_one("#seed", Input).value.strip()
         if seed_text and not seed_text.lstrip("-").isdigit():
             raise ValueError(f"the seed must be a whole number, got {seed_text!r}")
-        return {
-            "rules": rules,
-            "opponent": str(self.query_one("#opponent", Select).value),
-            "seed": int(seed_text) if seed_text else None,
-        }
+        return dataclasses.replace(
+            self.initial,
+            rules=rules,
+            opponent=str(self.query_one("#opponent", Select).value),
+            seed=int(seed_text) if seed_text else None,
+        )
 
     def action_start(self) -> None:
         """Start with the chosen rules, or say what is wrong with them."""
@@ -502,37 +491,37 @@ class CassinoApp(App[int]):
     HandOverScreen, GameOverScreen { align: center middle; }
     """
 
-    def __init__(self, args: argparse.Namespace, rules: Rules, bot_delay: float = 0.6) -> None:
+    def __init__(self, new_game: NewGame, setup: bool = True, bot_delay: float = 0.6) -> None:
         super().__init__()
-        self.args = args
-        self.initial_rules = rules
+        self.new_game = new_game
+        """The game the command line asked for: the variant builder starts from it."""
+        self.setup = setup
+        """False: start ``new_game`` at once, skipping the variant builder."""
         self.bot_delay = bot_delay
         self.session: Session | None = None
 
     def on_mount(self) -> None:
-        initial = {"rules": self.initial_rules, "opponent": self.args.opponent, "seed": self.args.seed}
-        if self.args.no_setup:
-            self.start(initial)
+        if self.setup:
+            self.push_screen(SetupScreen(self.new_game), self.start)
         else:
-            self.push_screen(SetupScreen(initial), self.start)
+            self.start(self.new_game)
 
-    def start(self, choice: dict[str, Any] | None) -> None:
-        """Begin the game chosen in the variant builder."""
+    def start(self, choice: NewGame | None) -> None:
+        """Begin the game chosen in the variant builder (seat 0 if the table lost the seat asked for)."""
         if choice is None:
             self.exit(-1)
             return
-        rules: Rules = choice["rules"]
-        me = self.args.seat if self.args.seat < rules.players else 0
-        save_dir: Path | None = None if self.args.no_save else (self.args.save_dir or default_save_dir())
-        self.session = Session(rules, seed=choice["seed"], humans=(me,), opponent=choice["opponent"], save_dir=save_dir)
+        if choice.seat >= choice.rules.players:
+            choice = dataclasses.replace(choice, seat=0)
+        self.session = choice.session()
         self.sub_title = f"seed {self.session.seed}"
-        self.push_screen(GameScreen(self.session, me, self.bot_delay))
+        self.push_screen(GameScreen(self.session, choice.seat, self.bot_delay))
 
 
-def run_tui(args: argparse.Namespace, rules: Rules) -> int:
+def run_fullscreen(new_game: NewGame, setup: bool = True) -> int:
     """Run the full-screen game; returns the winning side, or -1."""
-    result = CassinoApp(args, rules).run()
+    result = CassinoApp(new_game, setup).run()
     return -1 if result is None else result
 
 
-__all__ = ["SUITS", "CassinoApp", "run_tui"]
+__all__ = ["SUITS", "CassinoApp", "run_fullscreen"]

@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .cards import format_cards
-from .game import Game
-from .moves import format_code
-from .play_plain import describe_table
-from .record import GameRecord, RecordError, read_record, replay
-from .state import State
+from ..cards import format_cards
+from ..game import Game
+from ..moves import format_code
+from ..record import GameRecord, RecordError, read_record, replay
+from ..state import State
+from .table_text import describe_table
 
 
 def load(path: Path) -> tuple[GameRecord, Game]:

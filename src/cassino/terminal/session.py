@@ -11,16 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cards import SPADES_MASK, CardMask
-from .game import Game
-from .moves import MoveCode, format_code
-from .players import Player, make_player
-from .players.base import decide
-from .record import record_of_game, write_record
-from .rules import Rules
-from .scoring import HandScore
-from .state import State
-from .view import View, view_of
+from ..cards import SPADES_MASK, CardMask
+from ..game import Game
+from ..moves import MoveCode, format_code
+from ..players import Player, make_player
+from ..players.base import choose_code, decide
+from ..record import record_of_game, write_record
+from ..rules import Rules
+from ..scoring import HandScore
+from ..state import State
+from ..view import View, view_of
 
 
 def default_save_dir() -> Path:
@@ -38,6 +38,26 @@ class FinishedHand:
     dealer: int
     result: HandScore
     scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game to start at the terminal, as plain values: the command line fills it in (the terminal
+    never reads its arguments) and the full screen's variant builder may change it."""
+
+    rules: Rules
+    seat: int = 0
+    """The person's seat."""
+    opponent: str = "heuristic"
+    """The computer player of every other seat."""
+    seed: int | None = None
+    """The shuffle seed (random when None)."""
+    save_dir: Path | None = None
+    """Where the record is saved at the end; None: it is not saved."""
+
+    def session(self) -> Session:
+        """The session of this game; ValueError names an unknown opponent."""
+        return Session(self.rules, seed=self.seed, humans=(self.seat,), opponent=self.opponent, save_dir=self.save_dir)
 
 
 class Session:
@@ -136,7 +156,7 @@ class Session:
 
     def hint(self) -> MoveCode:
         """A suggested move for the person to move."""
-        return self._hint.choose(self.view(self.to_move))
+        return choose_code(self._hint, self.view(self.to_move))
 
     # ------------------------------------------------------------------ trackers
     def side_tracker(self, seat: int) -> tuple[int, int]:

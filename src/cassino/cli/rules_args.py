@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
+from ..rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules, parse_option
 
 
 def add_rules_arguments(p: argparse.ArgumentParser, seats_help: str = "number of players (default 2)") -> None:
@@ -16,24 +16,6 @@ def add_rules_arguments(p: argparse.ArgumentParser, seats_help: str = "number of
         "--option", "-o", action="append", default=[], metavar="NAME=VALUE",
         help=f"set a rule option on top of the preset; options: {', '.join(OPTION_NAMES)}",
     )  # fmt: skip
-
-
-def parse_option(text: str) -> tuple[str, object]:
-    """``name=value`` with value read as a bool, an int or a word."""
-    if "=" not in text:
-        raise RulesError(f"option {text!r} must be written NAME=VALUE, e.g. sweeps=false")
-    name, raw = (s.strip() for s in text.split("=", 1))
-    low = raw.lower()
-    value: object
-    if low in ("true", "yes", "on"):
-        value = True
-    elif low in ("false", "no", "off"):
-        value = False
-    elif raw.isdigit():
-        value = int(raw)
-    else:
-        value = raw
-    return name, value
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:

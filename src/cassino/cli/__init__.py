@@ -1,4 +1,8 @@
-"""The ``cassino`` command: the engine contract of NOTATION.md (moves, perft, apply) and the apps."""
+"""The ``cassino`` command: the engine contract of NOTATION.md (moves, perft, apply) and the apps.
+
+The one package that may import every app: each subcommand turns its arguments into plain values
+and hands them to its app, which never reads a command line itself.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +11,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import IllegalMoveError, PositionError
-from .moves import MoveError, format_code, parse_code
-from .notation import dumps_position, read_position_text
-from .perft import divide, perft
-from .state import State
+from ..errors import CliError, IllegalMoveError, PositionError
+from ..moves import MoveError, format_code, parse_code
+from ..notation import dumps_position, read_position_text
+from ..perft import divide, perft
+from ..rules import RulesError
+from ..state import State
+from ..terminal.plain import run_plain
+from ..terminal.replay import run_check, run_replay
+from .arena import ArenaUsageError, add_arena_arguments, run_arena_command
+from .play import add_play_arguments, new_game_from_args, session_from_args
 
-
-class CliError(Exception):
-    """A user error: printed as one line on standard error, exit status 2."""
+__all__ = ["CliError", "build_parser", "main"]
 
 
 def _position(text: str) -> State:
@@ -62,30 +69,31 @@ def cmd_apply(args: argparse.Namespace) -> None:
 
 def cmd_play(args: argparse.Namespace) -> None:
     """Play a game in the terminal: full screen, or plain lines with --plain (or no Textual)."""
-    from .play_plain import rules_from_args, run_plain
-    from .rules import RulesError
-
     if not args.plain:
         try:
-            rules = rules_from_args(args)
+            new_game = new_game_from_args(args)
         except (RulesError, ValueError) as exc:
             raise CliError(str(exc)) from None
         try:
-            from .tui.app import run_tui
+            from ..terminal.fullscreen import run_fullscreen  # only here: it needs Textual
         except ImportError:
             print(
                 "The full-screen game needs Textual (pip install 'cassino[tui]'); using plain lines.", file=sys.stderr
             )
         else:
-            run_tui(args, rules)
+            run_fullscreen(new_game, setup=not args.no_setup)
             return
-    run_plain(args)
+    try:
+        session = session_from_args(args)
+    except (RulesError, ValueError) as exc:
+        # The line mode exits here itself (SystemExit), as it always has, rather than through main.
+        print(f"cassino play: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    run_plain(session)
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
     """Step through a recorded game."""
-    from .replay_cmd import run_replay
-
     pause = not args.no_pause and sys.stdin.isatty()
     if run_replay(args.file, pause):
         raise SystemExit(1)
@@ -93,16 +101,12 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 def cmd_record_check(args: argparse.Namespace) -> None:
     """Validate game records."""
-    from .replay_cmd import run_check
-
     if run_check(args.files):
         raise SystemExit(1)
 
 
 def cmd_arena(args: argparse.Namespace) -> None:
     """Play a match or round robin between computer players and report it."""
-    from .arena.cli import ArenaUsageError, run_arena_command
-
     try:
         run_arena_command(args)
     except ArenaUsageError as exc:
@@ -112,7 +116,7 @@ def cmd_arena(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     """Serve the game in the browser."""
     try:
-        from .web import run_server
+        from ..web import run_server  # only here: it needs the web extra
     except ImportError as exc:
         raise CliError(f"the web app needs its extra: pip install 'cassino[web]' ({exc})") from None
     if not 0 < args.port < 65536:
@@ -143,8 +147,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_apply)
 
     p = sub.add_parser("play", help="play a game in the terminal")
-    from .play_plain import add_play_arguments
-
     add_play_arguments(p)
     p.set_defaults(func=cmd_play)
 
@@ -160,8 +162,6 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_record_check)
 
     p = sub.add_parser("arena", help="matches and round-robin tournaments between computer players")
-    from .arena.cli import add_arena_arguments
-
     add_arena_arguments(p)
     p.set_defaults(func=cmd_arena)
 
@@ -190,7 +190,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

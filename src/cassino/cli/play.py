@@ -1,0 +1,47 @@
+"""``cassino play``'s arguments, turned into the plain values the terminal game starts from."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..players import player_names
+from ..rules import Rules, RulesError
+from ..terminal.session import NewGame, Session, default_save_dir
+from .rules_args import add_rules_arguments
+from .rules_args import rules_from_args as rules_of_args
+
+
+def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``cassino play``: rules, seats, opponents, seed and where records go."""
+    add_rules_arguments(p)
+    p.add_argument(
+        "--opponent", default="heuristic", help=f"computer player for the other seats ({', '.join(player_names())})"
+    )
+    p.add_argument("--seed", type=int, default=None, help="shuffle seed (random if omitted)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument(
+        "--save-dir", type=Path, default=None, help=f"where game records are saved (default {default_save_dir()})"
+    )
+    p.add_argument("--no-save", action="store_true", help="do not save the game record")
+    p.add_argument("--plain", action="store_true", help="line mode for simple terminals and screen readers")
+    p.add_argument("--no-setup", action="store_true", help="full screen: start at once, skipping the variant builder")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The rule set chosen on the command line, with the seat checked against it."""
+    rules = rules_of_args(args)
+    if not 0 <= args.seat < rules.players:
+        raise RulesError(f"--seat must be a seat 0..{rules.players - 1} for {rules.players} players, got {args.seat}")
+    return rules
+
+
+def new_game_from_args(args: argparse.Namespace) -> NewGame:
+    """The game the command line asks for (RulesError says what is wrong with its rules or seat)."""
+    save_dir = None if args.no_save else (args.save_dir or default_save_dir())
+    return NewGame(rules_from_args(args), seat=args.seat, opponent=args.opponent, seed=args.seed, save_dir=save_dir)
+
+
+def session_from_args(args: argparse.Namespace) -> Session:
+    """The game session the command line asks for (errors as RulesError or ValueError)."""
+    return new_game_from_args(args).session()

@@ -1,1 +1,0 @@
-"""The full-screen terminal app (needs the ``tui`` extra: Textual)."""

@@ -1,0 +1,158 @@
+"""The web's data model: a live game in memory, its seats and its watchers.
+
+Both the service (which changes games) and the payloads (which show them) read these, so they live
+here, below both: the service imports the payloads, never the other way round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Card
+from ..errors import ServiceError
+from ..game import Game
+from ..players import Player
+from ..rules import Rules
+from .fair import secure_deck
+from .store import HandRow
+
+
+def server_game(rules: Rules, decks: list[list[Card]]) -> Game:
+    """A game on the stored decks whose new decks come from the system's random source, never
+    from a seed."""
+    return Game(rules, decks=decks, deck_source=secure_deck)
+
+
+@dataclass
+class Seat:
+    """A seat at a live game: a person's or a computer player's."""
+
+    seat: int
+    kind: str
+    name: str
+    bot: str = ""
+    token_hash: str = ""
+    player: Player | None = None
+    invite_hash: str = ""
+    """The hash of the seat's invitation code ("" for the creator's seat and computer players)."""
+
+    @property
+    def joined(self) -> bool:
+        """True when someone holds the seat: a computer player, or a person with its token."""
+        return self.kind == "bot" or bool(self.token_hash)
+
+
+@dataclass
+class Subscriber:
+    """A connected client: its seat (None for a spectator) and the queue its socket writer drains."""
+
+    seat: int | None
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    """JSON texts to send, in order."""
+
+
+@dataclass
+class LiveGame:
+    """A game in memory: the engine's game rebuilt from the store, its seats and its watchers."""
+
+    id: str
+    rules: Rules
+    game: Game
+    seats: list[Seat]
+    hands: list[HandRow]
+    ply: int
+    created: float = 0.0
+    listed: bool = True
+    next_after: int = 0
+    """Seconds a count between hands lasts at most; 0: until every person has pressed next."""
+    subscribers: list[Subscriber] = field(default_factory=list)
+    bot_task: asyncio.Task[None] | None = None
+    hint_player: Player | None = None
+    cache: dict[str, Any] = field(default_factory=dict)
+    """Parts of the public payload that change only between hands, by ``payloads``."""
+    epoch: int = 0
+    """Bumped at every change (move, undo, end of a count): unlike ``ply`` it never comes back to
+    an earlier value, so a computer player can tell that the position it thought about is gone."""
+    deal_ply: int = 0
+    """The ply at which the cards now in play were last dealt or drawn: no move before it may be
+    taken back, since cards dealt after it have been seen."""
+    counting: bool = False
+    """True during the count between hands: the next hand is dealt but not yet played."""
+    ready: set[int] = field(default_factory=set)
+    """The seats that pressed next in this count (not stored: a restart starts the count again)."""
+    deadline: float | None = None
+    """When this count ends by itself (epoch seconds), if the game has a timer."""
+    timer_task: asyncio.Task[None] | None = None
+
+    @property
+    def over(self) -> bool:
+        """True when a side has won."""
+        return self.game.over
+
+    @property
+    def phase(self) -> str:
+        """``over``, ``count`` (between hands) or ``play``."""
+        return "over" if self.over else "count" if self.counting else "play"
+
+    @property
+    def humans(self) -> list[int]:
+        """The seats of people (claimed or not)."""
+        return [s.seat for s in self.seats if s.kind == "human"]
+
+    @property
+    def waiting_for(self) -> list[int]:
+        """The people's seats still to press next in this count."""
+        return [s for s in self.humans if s not in self.ready] if self.counting else []
+
+    def count_reason(self) -> str:
+        """Why nothing may be played during the count, naming who is awaited."""
+        who = ", ".join(str(s) for s in self.waiting_for)
+        timer = " or its timer runs out" if self.deadline is not None else ""
+        return (
+            f"hand {self.hand_number - 1} is over: hand {self.hand_number} starts when every person at the "
+            f"table has pressed next{timer} (waiting for seat {who})"
+        )
+
+    def undo_start(self, seat: int) -> int:
+        """The ply of ``seat``'s last move when it may be taken back now; ServiceError (409) naming
+        why not otherwise."""
+        if self.over:
+            raise ServiceError(409, "the game is over: no move can be taken back")
+        others = [s for s in self.humans if s != seat]
+        if others:
+            raise ServiceError(
+                409, f"moves are taken back only against computer players: seat {others[0]} is another person's"
+            )
+        if self.counting:
+            raise ServiceError(409, f"hand {self.hand_number - 1} is over: its moves cannot be taken back")
+        movers = self.game.state.movers()
+        if seat not in movers:
+            raise ServiceError(409, f"seat {seat} has made no move in this hand to take back")
+        last = len(movers) - 1 - movers[::-1].index(seat)
+        ply = self.ply - len(movers) + last
+        if ply < self.deal_ply:
+            raise ServiceError(
+                409,
+                "new cards have come from the stock since your last move (they were seen), "
+                "so it can no longer be taken back",
+            )
+        return ply
+
+    def can_undo(self, seat: int) -> bool:
+        """True when ``seat`` may take back its last move now."""
+        try:
+            self.undo_start(seat)
+        except ServiceError:
+            return False
+        return True
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in play (or the last one), from 1."""
+        return len(self.game.hands)
+
+    def revealed(self, number: int) -> bool:
+        """True when hand ``number`` is over, so its deck and salt may be shown to anyone."""
+        return 1 <= number <= len(self.hands) and (number < self.hand_number or self.over)
