@@ -16,7 +16,7 @@ from cassino.players.base import decide, make_player
 from cassino.players.search import SearchPlayer
 from cassino.players.solver import Solver
 from cassino.rules import make_rules
-from cassino.state import State
+from cassino.state import State, eldest_seat
 from cassino.view import view_of
 
 
@@ -81,7 +81,7 @@ def bench_solver(preset: str, seconds: float) -> tuple[float, int]:
     while time.perf_counter() - start < seconds:
         game = Game(make_rules(preset), seed=rng.randrange(10**9))
         state = game.state
-        while state.remaining_stock or state.to_move != (state.dealer + 1) % 2:
+        while state.remaining_stock or state.to_move != eldest_seat(state.players, state.dealer):
             codes = state.legal_codes()
             state.push(codes[rng.randrange(len(codes))])
             if state.hand_over:

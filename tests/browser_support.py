@@ -105,23 +105,18 @@ def _play(
     turns = counts = 0
     while turns < max_turns:
         state = wait_turn(page, version)
-        if state == "count":
+        if state in ("count", "over"):  # the count between hands, or the last one: "next" goes on
             page.wait_for_selector("[data-testid=count] [data-item]")
             counts += 1
             if on_count:
                 on_count(page, counts)
             page.click("[data-testid=next-hand]")
+            if state == "over":
+                page.wait_for_selector("[data-testid=count]", state="hidden")
+                break
             page.wait_for_function("document.querySelector('#turn-banner').dataset.state !== 'count'", timeout=30_000)
             version = None
             continue
-        if state == "over":
-            page.wait_for_selector("[data-testid=count] [data-item]")
-            counts += 1
-            if on_count:
-                on_count(page, counts)
-            page.click("[data-testid=next-hand]")
-            page.wait_for_selector("[data-testid=count]", state="hidden")
-            break
         if on_turn:
             on_turn(page, turns)  # it may take a move back: the version is read after it
         version = page.get_attribute("#turn-banner", "data-version")

@@ -1,7 +1,9 @@
-"""Shared test plumbing: the cross-check's position counts, shown at the end of the run.
+"""Shared test plumbing: counts shown at the end of the run, and the web app's test client.
 
 The cross-check asserts its counts chunk by chunk; the summary line says how many positions were
-compared with the reference in this run, and how many were skipped as too large for it.
+compared with the reference in this run, and how many were skipped as too large for it. The
+doctests' line says how many docstring examples each engine module has, so a module without any
+shows up in every run.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 
 _STATS = pytest.StashKey[dict[str, int]]()
+_DOCTESTS = pytest.StashKey[dict[str, int]]()
 
 
 @pytest.fixture(scope="session")
@@ -21,14 +24,24 @@ def crosscheck_stats(pytestconfig: pytest.Config) -> dict[str, int]:
     return pytestconfig.stash.setdefault(_STATS, {})
 
 
+@pytest.fixture(scope="session")
+def doctest_counts(pytestconfig: pytest.Config) -> dict[str, int]:
+    """Docstring examples run per module in this session (``test_doctests.py``)."""
+    return pytestconfig.stash.setdefault(_DOCTESTS, {})
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
-    """Report the cross-check's counts, when it ran in this process."""
+    """Report the cross-check's and the doctests' counts, when they ran in this process."""
     stats = config.stash.get(_STATS, None)
     if stats:
         terminalreporter.write_line(
             f"cross-check: {stats.get('compared', 0)} positions compared with the reference, "
             f"{stats.get('skipped', 0)} skipped (table too large for it)"
         )
+    doctests = config.stash.get(_DOCTESTS, None)
+    if doctests:
+        modules = ", ".join(f"{name} {count}" for name, count in doctests.items())
+        terminalreporter.write_line(f"doctests: {sum(doctests.values())} examples run ({modules})")
 
 
 @pytest.fixture

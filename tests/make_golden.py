@@ -11,11 +11,11 @@ check; this file adds positions picked on purpose for what perft checks best: th
 (a new deal inside the tree, the end of a hand, draws under ``draw``), builds and their owners,
 royal aces, partnerships, large tables and many options at once.
 
-How: ``POSITIONS`` positions, each found by seeded random play (``test_crosscheck.random_play``:
+How: ``POSITIONS`` positions, each found by seeded random play (``crosscheck_support.random_play``:
 random options on top of every preset, every seating) until one has its category's feature and a
 depth-4 perft of at most ``MAX_DEPTH_4``, so that ``test_perft.py`` stays fast.  The counts of
-depths 1-4 come from the *reference* (``_perft`` of ``test_reference_selfcheck.py``, the brute-force
-generator of ``reference.py``), never from the engine; the engine is then checked against them.
+depths 1-4 come from the *reference* (``reference_perft`` of ``reference.py``, the brute-force
+generator), never from the engine; the engine is then checked against them.
 The file is written in any case (the reference is the truth); the script exits with status 1 and
 prints each position where the engine disagrees.  Everything is seeded: a rerun gives the same file
 as long as the engine's deal (``State.new_hand``, ``shuffled_deck``) and move order are unchanged.
@@ -34,13 +34,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
+# Run as a script, so its own folder (tests/) is on sys.path: the test helpers import by name.
 from cassino import State
 from cassino.notation import position_from_json, position_to_json
 from cassino.perft import perft
-from test_crosscheck import PRESET_NAMES, SEATINGS, random_play, table_items
-from test_reference_selfcheck import _perft
+from crosscheck_support import PRESET_NAMES, SEATINGS, random_play, table_items
+from reference import reference_perft
 
 OUT = Path(__file__).resolve().parent / "data" / "perft_golden.jsonl"
 DEPTHS = (1, 2, 3, 4)
@@ -106,7 +105,7 @@ def pick(index: int) -> tuple[str, dict[str, Any]]:
 
 def reference_counts(position: dict[str, Any]) -> dict[str, int]:
     """Perft of depths 1-4 by the reference (in a worker process)."""
-    return {str(depth): _perft(position, depth) for depth in DEPTHS}
+    return {str(depth): reference_perft(position, depth) for depth in DEPTHS}
 
 
 def engine_counts(position: dict[str, Any]) -> dict[str, int]:

@@ -6,6 +6,8 @@ candidate value, the legal item sets are exactly the subsets of table items (plu
 for builds) that split into valid groups; they are found as every union of pairwise disjoint valid
 groups, each group kind being one bullet of RULES.md 5.1 / 6.3.  The self-check test compares this
 with a literal search over every set partition of every subset.  Exponential in the table size.
+``reference_perft`` plays its own moves (``apply_move``) so that perft counts, too, owe nothing to
+the engine: the self-check and ``make_golden.py`` count with it.
 
 Points of interpretation settled here (evidence in ``tests/test_reference_selfcheck.py``):
 
@@ -24,6 +26,7 @@ Points of interpretation settled here (evidence in ``tests/test_reference_selfch
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
@@ -455,3 +458,58 @@ def reference_moves(position: dict[str, Any]) -> set[str]:
         if trail_allowed(card, mover, hand_after, items, opts, captures):
             moves.add(f"trail {card}")
     return moves
+
+
+def apply_move(position: dict[str, Any], move: str) -> dict[str, Any]:
+    """Play `move` (NOTATION.md "Transitions"), enough of it for perft: table, hands, deals.
+
+    Test-only glue to reach the deeper perft counts without the engine; the residue and scoring at
+    the end of a hand are left out because a finished hand has no moves, whatever its piles and scores.
+    """
+    after = copy.deepcopy(position)
+    opts = resolve_rules(after.get("rules", {}))
+    seats = len(after["hands"])
+    mover = int(after["to_move"])
+    kind, rest = move.split(" ", 1)
+    if kind == "trail":
+        after["hands"][mover].remove(rest)
+        after["table"].append(rest)
+    else:
+        head, joined = rest.split(": ")
+        card, value = head.split()
+        used = set(joined.split())
+        after["hands"][mover].remove(card)
+        kept: list[Any] = []
+        for entry in after["table"]:
+            cards = {entry} if isinstance(entry, str) else set(entry["cards"])
+            assert cards <= used or not cards & used, "a build is always taken whole"
+            if not cards & used:
+                kept.append(entry)
+        if kind == "build":
+            kept.append({"cards": [*sorted(used), card], "value": int(value), "owner": mover})
+        else:
+            after.setdefault("captured", [[] for _ in range(seats)])[mover] += [*sorted(used), card]
+            after["last_capturer"] = mover
+        after["table"] = kept
+    if opts["draw"] and after["stock"]:
+        after["hands"][mover].append(after["stock"].pop(0))
+    after["to_move"] = (mover + 1) % seats
+    if all(not hand for hand in after["hands"]) and after["stock"]:
+        eldest = (int(after["dealer"]) + 1) % seats
+        for _ in range(2):  # two rounds of two cards, eldest first, no table cards
+            for offset in range(seats):
+                seat = (eldest + offset) % seats
+                after["hands"][seat] += after["stock"][:2]
+                after["stock"] = after["stock"][2:]
+        after["to_move"] = eldest
+    return after
+
+
+def reference_perft(position: dict[str, Any], depth: int) -> int:
+    """Count move sequences of exactly `depth` moves, by the reference alone (the perft files' truth)."""
+    if depth == 0:
+        return 1
+    moves = reference_moves(position)
+    if depth == 1:
+        return len(moves)
+    return sum(reference_perft(apply_move(position, move), depth - 1) for move in moves)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from cassino import IllegalMoveError, Move, Rules, State
 from cassino.cards import CARD_NAMES, cards_of, mask_of
-from cassino.explain import explain_illegal
+from cassino.explain import explain_illegal, reason_illegal
 from cassino.moves import format_code, parse_code
 from cassino.notation import position_from_json, position_to_json
 from strategies import positions, rules_st
@@ -253,3 +253,26 @@ def test_numpy_integers_are_codes() -> None:
     assert state.is_legal(np.int64(code))
     state.play(np.int64(code))
     assert state.history() == [code]
+
+
+GENERIC = {"trail_not_allowed", "capture_not_allowed"}
+"""The explainer's last-resort codes: reached by no illegal move, so every refusal names its rule."""
+
+
+@CHECKS
+@given(positions(), st.data())
+def test_every_refusal_names_a_specific_rule(state: State, data: st.DataObject) -> None:
+    """For the illegal near misses of legal moves (each card of the mover's hand, every kind and
+    value, every table card flipped), the explainer names a rule, never a generic fallback."""
+    legal = set(state.legal_codes())
+    if not legal:
+        return
+    hand = [c for c in range(52) if state.hands[state.to_move] >> c & 1]
+    seeds = data.draw(st.lists(st.sampled_from(sorted(legal)), min_size=1, max_size=3))
+    for seed in seeds:
+        for code in near_misses(seed, cards=range(0), kinds=range(3)) + [(seed & ~(63 << 2)) | c << 2 for c in hand]:
+            if code & 3 == 0 and code >> 8:
+                continue  # a trail with a value or table cards: no move line writes it
+            if code not in legal:
+                reason = reason_illegal(state, code)
+                assert reason.code not in GENERIC, (format_code(code), reason.text)

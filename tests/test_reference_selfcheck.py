@@ -2,7 +2,7 @@
 
 The reference is only worth something if it is right on its own, so it is checked here against
 (a) the perft counts of an independent implementation (``tests/data/perft_public.jsonl``),
-(b) the worked examples of RULES.md section 11 (and those of 5.1 and 6), with exact move sets, and
+(b) the worked examples of the rule book (``worked_examples.py``, also held against the engine), and
 (c) a literal search over every set partition of every subset of small random tables.
 
 Points of interpretation, and the perft lines (0-based line numbers of the data file) that decide
@@ -35,19 +35,15 @@ there").
 
 from __future__ import annotations
 
-import copy
 import json
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-# tests/ is not a package: make `reference` importable whatever pytest's import mode.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
+from positions import ALL_CARDS, make_position
 from reference import (
     RANKS,
     SUITS,
@@ -57,14 +53,15 @@ from reference import (
     loose_subsets_by_sum,
     numeral_captures,
     reference_moves,
+    reference_perft,
     resolve_rules,
     table_value,
     unions_of_disjoint_groups,
 )
+from worked_examples import EXAMPLE, EXAMPLES, OTHERS, PAGAT_TABLE, Example
 
 DATA = Path(__file__).resolve().parent / "data" / "perft_public.jsonl"
 PERFT_LINES: list[dict[str, Any]] = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
-ALL_CARDS: list[str] = [rank + suit for rank in RANKS for suit in SUITS]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -83,107 +80,23 @@ def test_perft_depth_one(line: int) -> None:
     assert len(reference_moves(entry["position"])) == entry["perft"]["1"]
 
 
-def _apply(position: dict[str, Any], move: str) -> dict[str, Any]:
-    """Play `move` (NOTATION.md "Transitions"), enough of it for perft: table, hands, deals.
-
-    Test-only glue to reach the deeper perft counts; the residue and scoring at the end of a hand
-    are left out because a finished hand has no moves, whatever its piles and scores.
-    """
-    after = copy.deepcopy(position)
-    opts = resolve_rules(after.get("rules", {}))
-    seats = len(after["hands"])
-    mover = int(after["to_move"])
-    kind, rest = move.split(" ", 1)
-    if kind == "trail":
-        after["hands"][mover].remove(rest)
-        after["table"].append(rest)
-    else:
-        head, joined = rest.split(": ")
-        card, value = head.split()
-        used = set(joined.split())
-        after["hands"][mover].remove(card)
-        kept: list[Any] = []
-        for entry in after["table"]:
-            cards = {entry} if isinstance(entry, str) else set(entry["cards"])
-            assert cards <= used or not cards & used, "a build is always taken whole"
-            if not cards & used:
-                kept.append(entry)
-        if kind == "build":
-            kept.append({"cards": [*sorted(used), card], "value": int(value), "owner": mover})
-        else:
-            after.setdefault("captured", [[] for _ in range(seats)])[mover] += [*sorted(used), card]
-            after["last_capturer"] = mover
-        after["table"] = kept
-    if opts["draw"] and after["stock"]:
-        after["hands"][mover].append(after["stock"].pop(0))
-    after["to_move"] = (mover + 1) % seats
-    if all(not hand for hand in after["hands"]) and after["stock"]:
-        eldest = (int(after["dealer"]) + 1) % seats
-        for _ in range(2):  # two rounds of two cards, eldest first, no table cards
-            for offset in range(seats):
-                seat = (eldest + offset) % seats
-                after["hands"][seat] += after["stock"][:2]
-                after["stock"] = after["stock"][2:]
-        after["to_move"] = eldest
-    return after
-
-
-def _perft(position: dict[str, Any], depth: int) -> int:
-    """Count move sequences of exactly `depth` moves."""
-    if depth == 0:
-        return 1
-    moves = reference_moves(position)
-    if depth == 1:
-        return len(moves)
-    return sum(_perft(_apply(position, move), depth - 1) for move in moves)
-
-
 @pytest.mark.parametrize("line", range(len(PERFT_LINES)))
 def test_perft_deeper(line: int) -> None:
     """Depths 2-4 reach many more positions (and options) than depth 1 alone."""
     entry = PERFT_LINES[line]
     for depth, count in sorted(entry["perft"].items()):
-        assert _perft(entry["position"], int(depth)) == count, f"depth {depth}"
+        assert reference_perft(entry["position"], int(depth)) == count, f"depth {depth}"
 
 
 # ---------------------------------------------------------------------------------------------
 # (b) worked examples
 
 
-def make_position(
-    table: list[Any],
-    hands: list[list[str]],
-    rules: dict[str, Any] | None = None,
-    to_move: int = 0,
-) -> dict[str, Any]:
-    """Make a legal position: the cards not on the table or in hands fill the stock."""
-    used = [card for hand in hands for card in hand]
-    for entry in table:
-        used += [entry] if isinstance(entry, str) else entry["cards"]
-    assert len(used) == len(set(used)), "duplicate card in a test position"
-    return {
-        "rules": {
-            "preset": "classic",
-            "players": len(hands),
-            "partnerships": False,
-            **(rules or {}),
-        },
-        "dealer": len(hands) - 1,
-        "to_move": to_move,
-        "table": table,
-        "hands": hands,
-        "stock": [card for card in ALL_CARDS if card not in used],
-        "captured": [[] for _ in hands],
-        "sweeps": [],
-        "last_capturer": None,
-        "scores": [0 for _ in hands],
-        "winner": None,
-    }
-
-
-def build(cards: list[str], value: int, owner: int) -> dict[str, Any]:
-    """Make a build object of the position JSON."""
-    return {"cards": cards, "value": value, "owner": owner}
+@pytest.mark.parametrize("example", EXAMPLES, ids=[example.name for example in EXAMPLES])
+def test_reference_gives_exactly_the_example_moves(example: Example) -> None:
+    """Every worked example, whatever the other seats hold: the reference's moves are the example's."""
+    for others in OTHERS:
+        assert reference_moves(example.position(others)) == example.moves, f"others {others}"
 
 
 def _card_key(card: str) -> tuple[int, int]:
@@ -191,10 +104,10 @@ def _card_key(card: str) -> tuple[int, int]:
     return (RANKS.index(card[0]), SUITS.index(card[1]))
 
 
-def test_example_1_pagat_eight() -> None:
-    """11.1 (and 5.1): unions of disjoint groups {8} {6,2} {5,3} {5,2,A}; no build, no K move."""
-    position = make_position(["8d", "6c", "5s", "3h", "2d", "Ac"], [["8c", "Kh"], []])
+def test_example_1_captures_are_the_unions_of_its_groups() -> None:
+    """11.1 (and 5.1): the table's captures, derived again from the groups {8} {6,2} {5,3} {5,2,A}."""
     groups = [["8d"], ["2d", "6c"], ["3h", "5s"], ["Ac", "2d", "5s"]]
+    assert {card for group in groups for card in group} == set(PAGAT_TABLE)
     combos = [[], [1], [2], [3], [1, 2]]  # disjoint collections of the summing groups
     captures = set()
     for eight in (False, True):
@@ -205,172 +118,18 @@ def test_example_1_pagat_eight() -> None:
     assert len(captures) == 9
     assert "capture 8c 8: 2d 3h 5s 6c 8d" in captures
     assert "capture 8c 8: Ac 2d 5s 8d" in captures
-    assert reference_moves(position) == captures | {"trail 8c", "trail Kh"}
+    assert EXAMPLE["11.1 eight"].moves == captures | {"trail 8c", "trail Kh"}
+    assert "capture 8c 8: Ac 2d 3h 5s 6c 8d" not in EXAMPLE["11.1 eight"].moves  # never all six
 
 
-def test_example_2_court_pairing() -> None:
-    """11.2: classic `one`, `all`, and royal (where a queen is a plain 12)."""
-    table: list[Any] = ["Qs", "Qh"]
-    hands = [["Qd"], []]
-    assert reference_moves(make_position(table, hands)) == {
-        "capture Qd Q: Qs",
-        "capture Qd Q: Qh",
-        "trail Qd",
+def test_examples_hold_the_moves_the_text_names() -> None:
+    """The moves the rule book's text names for an example are in its set (a guard on the table)."""
+    named = {
+        "11.11 without the option": {"capture 6h 6: Ac 2d 3h 3s 4c 5d", "capture 6h 6: Ac 2d 3h", "trail 6h"},
+        "6 five on a five": {"build 5d 10: 5c", "build 5d 5: 5c", "build 5h 10: 5c", "build 5h 5: 5c"},
     }
-    assert reference_moves(make_position(table, hands, {"court_capture": "all"})) == {
-        "capture Qd Q: Qh Qs",
-        "trail Qd",
-    }
-    assert reference_moves(make_position(table, hands, {"preset": "royal"})) == {
-        "capture Qd 12: Qs",
-        "capture Qd 12: Qh",
-        "capture Qd 12: Qh Qs",
-        "trail Qd",
-    }
-
-
-def test_court_capture_one_or_three() -> None:
-    """5.3: `one_or_three` takes one, or all three when exactly three are loose."""
-    rules = {"court_capture": "one_or_three"}
-    three = reference_moves(make_position(["Kc", "Kd", "Kh"], [["Ks"], []], rules))
-    assert three == {
-        "capture Ks K: Kc",
-        "capture Ks K: Kd",
-        "capture Ks K: Kh",
-        "capture Ks K: Kc Kd Kh",
-        "trail Ks",
-    }
-    two = reference_moves(make_position(["Kc", "Kd"], [["Ks"], []], rules))
-    assert two == {"capture Ks K: Kc", "capture Ks K: Kd", "trail Ks"}
-
-
-def test_example_3_build_on_five() -> None:
-    """11.3: the 3 builds 8 on the 5 or trails; the 8 only trails."""
-    position = make_position(["5c"], [["3h", "8d"], []])
-    assert reference_moves(position) == {"build 3h 8: 5c", "trail 3h", "trail 8d"}
-
-
-def test_example_4_build_is_no_term_in_a_sum() -> None:
-    """11.4: a 9 cannot take a 7-build and a loose 2 together."""
-    position = make_position(["2d", build(["3c", "4h"], 7, 1)], [["9s", "7d"], []])
-    assert reference_moves(position) == {
-        "capture 7d 7: 3c 4h",
-        "build 7d 9: 2d",
-        "trail 7d",
-        "trail 9s",
-    }
-
-
-def test_example_5_raise_opponents_build() -> None:
-    """11.5: seat 0 raises seat 1's single 6-build to 8 with the 2."""
-    position = make_position([build(["3c", "3d"], 6, 1)], [["2h", "8s"], []])
-    assert reference_moves(position) == {"build 2h 8: 3c 3d", "trail 2h", "trail 8s"}
-
-
-def test_example_6_loose_cards_never_help_a_raise() -> None:
-    """11.6: the 3 raises the 5-build to 8, never to 10 with the loose 2."""
-    table: list[Any] = ["2d", build(["Ac", "4h"], 5, 1)]
-    hands = [["3s", "8c", "Td"], []]
-    expected = {"build 3s 8: Ac 4h", "build 8c 10: 2d", "trail 3s", "trail 8c", "trail Td"}
-    assert reference_moves(make_position(table, hands)) == expected
-    # The option that allows it (6.3, `table_cards_may_raise`) adds exactly that raise.
-    loose_raise = make_position(table, hands, {"table_cards_may_raise": True})
-    assert reference_moves(loose_raise) == expected | {"build 3s 10: Ac 2d 4h"}
-
-
-def test_example_7_raise_and_absorb() -> None:
-    """11.7: the 2 raises the 7-build to 9 alone, or raises it and takes in the loose 9."""
-    position = make_position(["9d", build(["3c", "4h"], 7, 1)], [["2s", "9c"], []])
-    assert reference_moves(position) == {
-        "build 2s 9: 3c 4h",
-        "build 2s 9: 3c 4h 9d",
-        "capture 9c 9: 9d",
-        "trail 2s",
-        "trail 9c",
-    }
-
-
-def test_example_8_multiple_build_is_frozen() -> None:
-    """11.8: an 8 or 2+6 may join a multiple 8-build; the 2 may not make it 10."""
-    position = make_position(["6c", build(["3d", "5h", "8s"], 8, 1)], [["2h", "8c", "8d", "Th"], []])
-    assert reference_moves(position) == {
-        "build 2h 8: 3d 5h 6c 8s",
-        "build 8c 8: 3d 5h 8s",
-        "build 8d 8: 3d 5h 8s",
-        "capture 8c 8: 3d 5h 8s",
-        "capture 8d 8: 3d 5h 8s",
-        "trail 2h",
-        "trail 8c",
-        "trail 8d",
-        "trail Th",
-    }
-
-
-def test_example_9_owner_obligations() -> None:
-    """11.9: the owner of an 8-build holding 8 4 may not trail, and builds 8 only by joining."""
-    table: list[Any] = ["4c", build(["3h", "5s"], 8, 0)]
-    hands = [["4d", "8c"], []]
-    assert reference_moves(make_position(table, hands)) == {
-        "capture 4d 4: 4c",
-        "build 4d 8: 3h 4c 5s",
-        "capture 8c 8: 3h 5s",
-    }
-    # With `owner_may_trail` the 4 may be trailed, never the last 8 (7.2).
-    may_trail = reference_moves(make_position(table, hands, {"owner_may_trail": True}))
-    assert may_trail == {
-        "capture 4d 4: 4c",
-        "build 4d 8: 3h 4c 5s",
-        "capture 8c 8: 3h 5s",
-        "trail 4d",
-    }
-
-
-def test_example_10_royal_ace() -> None:
-    """11.10: a royal ace takes as 1 or as 14, never both in one play."""
-    royal = {"preset": "royal"}
-    assert reference_moves(make_position(["Kc", "Ad"], [["Ah"], []], royal)) == {
-        "capture Ah 1: Ad",
-        "capture Ah 14: Ad Kc",
-        "trail Ah",
-    }
-    assert reference_moves(make_position(["8c", "5d", "Ad"], [["Ah"], []], royal)) == {
-        "capture Ah 1: Ad",
-        "capture Ah 14: Ad 5d 8c",
-        "trail Ah",
-    }
-    # Without ace-high an ace is only ever 1.
-    low = {"preset": "royal", "royal_ace_high": False}
-    assert reference_moves(make_position(["Kc", "Ad"], [["Ah"], []], low)) == {
-        "capture Ah 1: Ad",
-        "trail Ah",
-    }
-
-
-def test_example_11_maximal_capture() -> None:
-    """11.11: under `capture_must_be_maximal` the 6 must take all six cards."""
-    table: list[Any] = ["Ac", "2d", "3h", "3s", "4c", "5d"]
-    everything = "capture 6h 6: Ac 2d 3h 3s 4c 5d"
-    maximal = reference_moves(make_position(table, [["6h"], []], {"capture_must_be_maximal": True}))
-    assert maximal == {everything, "trail 6h"}
-    free = reference_moves(make_position(table, [["6h"], []]))
-    assert {everything, "capture 6h 6: Ac 2d 3h", "trail 6h"} <= free
-
-
-def test_section_6_examples() -> None:
-    """6: a 5 on a 5 builds 10 or 5; table A 2 with hand 3 3 6 builds 6 or 3, never 4 or 5."""
-    fives = reference_moves(make_position(["5c"], [["5d", "5h", "Tc"], []]))
-    assert {"build 5d 10: 5c", "build 5d 5: 5c", "build 5h 10: 5c", "build 5h 5: 5c"} <= fives
-    assert reference_moves(make_position(["Ac", "2d"], [["3h", "3s", "6c"], []])) == {
-        "capture 3h 3: Ac 2d",
-        "capture 3s 3: Ac 2d",
-        "build 3h 3: Ac 2d",
-        "build 3h 6: Ac 2d",
-        "build 3s 3: Ac 2d",
-        "build 3s 6: Ac 2d",
-        "trail 3h",
-        "trail 3s",
-        "trail 6c",
-    }
+    for name, moves in named.items():
+        assert moves <= EXAMPLE[name].moves, name
 
 
 def test_finished_hand_has_no_moves() -> None:

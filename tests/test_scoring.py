@@ -19,23 +19,9 @@ from cassino.cards import CARD_NAMES, SPADES_MASK, parse_card
 from cassino.moves import Move
 from cassino.notation import position_from_json, position_to_json
 from cassino.scoring import HandScore, decide_winner, score_hand
+from positions import mask, suit
 
 ALL = list(CARD_NAMES)
-
-
-def mask(cards: str | Sequence[str]) -> int:
-    """A card mask from names (a space-separated string or a list)."""
-    names = cards.split() if isinstance(cards, str) else cards
-    out = 0
-    for n in names:
-        out |= 1 << parse_card(n)
-    return out
-
-
-def suit(s: str, *, without: str = "") -> list[str]:
-    """Every card of a suit, less some."""
-    skip = without.split()
-    return [c for c in ALL if c[1] == s and c not in skip]
 
 
 def two_sides(side1: Sequence[str]) -> list[int]:

@@ -25,21 +25,10 @@ from cassino.scoring import POINTS, CountItem, count_hand, expected_checksum, sc
 from cassino.web.i18n import LANGUAGES, catalogue, po_path
 from cassino.web.model import LiveGame, server_game
 from cassino.web.payloads import finished_hands
+from positions import mask, suit
 
 ALL = list(CARD_NAMES)
 FULL = (1 << 52) - 1
-
-
-def mask(cards: str | Sequence[str]) -> int:
-    names = cards.split() if isinstance(cards, str) else cards
-    out = 0
-    for n in names:
-        out |= 1 << parse_card(n)
-    return out
-
-
-def suit(s: str, *, without: str = "") -> list[str]:
-    return [c for c in ALL if c[1] == s and c not in without.split()]
 
 
 def rows(items: Sequence[CountItem]) -> list[tuple[Any, ...]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +25,6 @@ pytest.importorskip("babel")
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cassino import State, make_rules
 from cassino.cards import CARD_NAMES, card_name, cards_of, parse_card
@@ -258,6 +255,12 @@ ENGINE_CASES: list[tuple[str, State, MoveCode, str]] = [
         position(["5c", "Kd"], [["3d", "8h"], ["9h", "9s"]]),
         parse_code("build 3d 8: 5c Kd"),
         "Kd is a court card and cannot be built (rule 6.1)",
+    ),
+    (
+        "capture_needs_table",
+        position(["5c"], [["3d", "8h"], ["9h", "9s"]]),
+        encode(CAPTURE, card("3d"), 3, 0),
+        "a capture must take at least one table card or build; to just lay the card down, trail it",
     ),
     (
         "build_needs_table",

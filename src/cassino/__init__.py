@@ -27,7 +27,7 @@ from .notation import position_from_json, position_to_json
 from .perft import perft
 from .rules import PRESETS, Rules, make_rules
 from .scoring import HandScore
-from .state import State
+from .state import Build, State
 from .view import View, view_of
 
 __version__ = "0.1.0"
@@ -36,6 +36,7 @@ __all__ = [
     "PRESETS",
     "ActionError",
     "ArenaUsageError",
+    "Build",
     "Card",
     "CardError",
     "CardMask",

@@ -1,7 +1,7 @@
 """Cards as small ints and sets of cards as 52-bit masks.
 
 A card is ``rank * 4 + suit`` with ranks ``A..K`` as 0..12 and suits ``c d h s`` as 0..3, so the
-integer order *is* the canonical order of NOTATION.md and a sorted list of ints prints canonically.
+integer order *is* the canonical order of docs/notation.md and a sorted list of ints prints canonically.
 Sets of cards are plain ints with bit ``card`` set: union, difference and membership are single
 integer operations, which keeps the engine's hot path free of objects.
 """
@@ -9,7 +9,7 @@ integer operations, which keeps the engine's hot path free of objects.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from .errors import CardError as CardError
 
@@ -21,7 +21,9 @@ CardMask: TypeAlias = int
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
-FULL_DECK: CardMask = (1 << 52) - 1
+DECK_SIZE: Final = 52
+"""Cards in the deck: cards are 0 .. DECK_SIZE - 1."""
+FULL_DECK: CardMask = (1 << DECK_SIZE) - 1
 
 ACE, JACK, QUEEN, KING = 0, 10, 11, 12
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -47,6 +49,11 @@ def suit(card: Card) -> int:
     return card & 3
 
 
+def is_full_deck(cards: Iterable[Card]) -> bool:
+    """True when ``cards`` holds each of the 52 cards exactly once: a deck to deal, in any order."""
+    return sorted(cards) == list(range(DECK_SIZE))
+
+
 def make_card(rank_index: int, suit_index: int) -> Card:
     """The card of a rank index and a suit index."""
     return rank_index * 4 + suit_index
@@ -58,7 +65,13 @@ def card_name(card: Card) -> str:
 
 
 def parse_card(text: str) -> Card:
-    """Read a card, accepting ``10`` for ``T`` and upper-case suits, as NOTATION.md allows."""
+    """Read a card, accepting ``10`` for ``T`` and upper-case suits, as docs/notation.md allows.
+
+    >>> card_name(parse_card("10D"))
+    'Td'
+    >>> parse_card("As") == parse_card("AS")
+    True
+    """
     s = text.strip()
     if len(s) == 3 and s[:2] == "10":
         s = "T" + s[2]
@@ -90,7 +103,11 @@ def cards_of(mask: CardMask) -> list[Card]:
 
 
 def format_cards(mask: CardMask) -> str:
-    """Space-separated canonical names of a mask's cards."""
+    """Space-separated canonical names of a mask's cards, in canonical order.
+
+    >>> format_cards(mask_of([parse_card("5h"), parse_card("2c")]))
+    '2c 5h'
+    """
     return " ".join(CARD_NAMES[c] for c in cards_of(mask))
 
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
-from .cards import Card
+from .cards import DECK_SIZE, Card
 from .moves import Move, MoveCode
 from .rules import Rules
 from .scoring import HandScore
@@ -18,7 +18,7 @@ DeckSource: TypeAlias = Callable[[], Sequence[Card]]
 
 def shuffled_deck(rng: random.Random) -> list[Card]:
     """A freshly shuffled 52-card deck, top card first."""
-    deck = list(range(52))
+    deck = list(range(DECK_SIZE))
     rng.shuffle(deck)
     return deck
 
@@ -28,6 +28,12 @@ class Game:
 
     Each finished hand stays in ``hands`` (its final ``State`` holds the deck, the moves through
     its undo history, and the score), so a game can be recorded, replayed and undone across hands.
+
+    >>> game = Game(seed=1)
+    >>> move = game.legal_moves()[0]
+    >>> game.play(str(move))  # a Move, its move line or its int code
+    >>> game.state.moves_played, game.undo() == move.code
+    (1, True)
 
     Decks come from ``decks`` first (a record's, a saved game's), then from ``deck_source``, called
     once per hand that needs one: the seeded shuffle by default, or any other dealer (a web

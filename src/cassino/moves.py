@@ -1,7 +1,7 @@
 """Moves: one int on the hot path, a small frozen value for everyone else.
 
 A move is fully identified by its kind, the card played, the value and the set of table cards it
-takes or joins (NOTATION.md: the same cards with the same value are one move), so all four pack into
+takes or joins (docs/notation.md: the same cards with the same value are one move), so all four pack into
 one int: ``kind | card << 2 | value << 8 | table_mask << 12``. Value 0 marks the classic court
 pairing, written with the rank letter.
 """
@@ -10,9 +10,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
-from .cards import RANKS, Card, CardError, CardMask, card_name, cards_of, format_cards, mask_of, parse_card
+from .cards import (
+    DECK_SIZE,
+    JACK,
+    RANKS,
+    Card,
+    CardError,
+    CardMask,
+    card_name,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_card,
+    rank,
+)
 from .errors import MoveError as MoveError
 
 MoveCode: TypeAlias = int
@@ -20,30 +33,51 @@ MoveCode: TypeAlias = int
 TRAIL, CAPTURE, BUILD = 0, 1, 2
 KIND_NAMES = ("trail", "capture", "build")
 
+KIND_MASK: Final = 3
+"""The kind's bits, the lowest two of a code."""
+CARD_SHIFT: Final = 2
+"""Where the played card starts in a code."""
+CARD_MASK: Final = 63
+"""The played card's six bits (cards 0..51), after ``CARD_SHIFT``."""
+VALUE_SHIFT: Final = 8
+"""Where the value starts in a code."""
+VALUE_MASK: Final = 15
+"""The value's four bits (0..14), after ``VALUE_SHIFT``."""
+TABLE_SHIFT: Final = 12
+"""Where the table cards' 52-bit mask starts in a code: everything above the value."""
+HIGHEST_VALUE: Final = 14
+"""The highest value a move counts: a royal ace played high."""
+
 
 def encode(kind: int, card: Card, value: int, table: CardMask) -> MoveCode:
     """Pack a move into its int code."""
-    return kind | card << 2 | value << 8 | table << 12
+    return kind | card << CARD_SHIFT | value << VALUE_SHIFT | table << TABLE_SHIFT
 
 
 def code_kind(code: MoveCode) -> int:
     """The kind of a move code (TRAIL, CAPTURE or BUILD)."""
-    return code & 3
+    return code & KIND_MASK
 
 
 def code_card(code: MoveCode) -> Card:
     """The card a move code plays."""
-    return (code >> 2) & 63
+    return (code >> CARD_SHIFT) & CARD_MASK
 
 
 def code_value(code: MoveCode) -> int:
     """The value of a move code (0: classic court pairing or trail)."""
-    return (code >> 8) & 15
+    return (code >> VALUE_SHIFT) & VALUE_MASK
 
 
 def code_table(code: MoveCode) -> CardMask:
     """The table cards a move code takes or joins."""
-    return code >> 12
+    return code >> TABLE_SHIFT
+
+
+def code_cards(code: MoveCode) -> CardMask:
+    """The played card with the table cards: what a capture takes home, or the cards of the build
+    a build move makes."""
+    return code >> TABLE_SHIFT | 1 << ((code >> CARD_SHIFT) & CARD_MASK)
 
 
 def format_code(code: MoveCode) -> str:
@@ -53,7 +87,7 @@ def format_code(code: MoveCode) -> str:
     if kind == TRAIL:
         return "trail " + card_name(card)
     value = code_value(code)
-    shown = str(value) if value else RANKS[card >> 2]
+    shown = str(value) if value else RANKS[rank(card)]
     return f"{KIND_NAMES[kind]} {card_name(card)} {shown}: {format_cards(code_table(code))}"
 
 
@@ -63,7 +97,7 @@ def check_code(code: MoveCode) -> None:
     if not isinstance(code, int) or isinstance(code, bool) or code < 0:
         raise MoveError(f"move code {code!r} is not a non-negative int")
     kind, card, value, table = code_kind(code), code_card(code), code_value(code), code_table(code)
-    if kind not in (TRAIL, CAPTURE, BUILD) or card >= 52 or table >> 52:
+    if kind not in (TRAIL, CAPTURE, BUILD) or card >= DECK_SIZE or table >> DECK_SIZE:
         raise MoveError(f"move code {code} names no kind, card or table cards (kind {kind}, card {card})")
     if kind == TRAIL:
         if value or table:
@@ -73,7 +107,7 @@ def check_code(code: MoveCode) -> None:
         raise MoveError(f"move code {code}: a {KIND_NAMES[kind]} needs table cards")
     if table >> card & 1:
         raise MoveError(f"move code {code}: the played card {card_name(card)} cannot also be a table card")
-    if value > 14 or (value == 0 and (kind == BUILD or card >> 2 < 10)):
+    if value > HIGHEST_VALUE or (value == 0 and (kind == BUILD or rank(card) < JACK)):
         raise MoveError(f"move code {code}: value {value} is not 1..14 (0 only for a court card capturing by pairing)")
 
 
@@ -103,9 +137,9 @@ def parse_code(text: str) -> MoveCode:
         )
     if value_text.isdigit():
         value = int(value_text)
-        if not 1 <= value <= 14:
+        if not 1 <= value <= HIGHEST_VALUE:
             raise MoveError(f"in move {text!r}: the value must be 1..14, got {value}")
-    elif value_text.upper() == RANKS[card >> 2] and kind == CAPTURE and card >> 2 >= 10:
+    elif value_text.upper() == RANKS[rank(card)] and kind == CAPTURE and rank(card) >= JACK:
         value = 0
     else:
         raise MoveError(
@@ -146,7 +180,14 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Read a move in NOTATION.md form (see ``parse_code``)."""
+        """Read a move in docs/notation.md form (see ``parse_code``).
+
+        >>> move = Move.parse("capture 8c 8: 3h 5d")
+        >>> move.kind, move.card_name, move.value, move.table_names
+        ('capture', '8c', 8, ['3h', '5d'])
+        >>> Move.parse("trail 10h")
+        Move.parse('trail Th')
+        """
         return cls(parse_code(text))
 
     @classmethod

@@ -1,4 +1,4 @@
-"""Positions as JSON (NOTATION.md): a lenient reader that rejects inconsistent positions with a
+"""Positions as JSON (docs/notation.md): a lenient reader that rejects inconsistent positions with a
 message naming the problem, and a canonical writer."""
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ from typing import Any
 
 from .cards import (
     CARD_NAMES,
-    CLASSIC_VALUES,
+    DECK_SIZE,
     FULL_DECK,
-    ROYAL_VALUES,
     Card,
     CardError,
     CardMask,
@@ -23,7 +22,7 @@ from .errors import PositionError
 from .partition import UNIT, is_splittable
 from .rules import Rules, RulesError
 from .scoring import score_hand
-from .state import BuildTuple, State
+from .state import Build, State, eldest_seat
 
 
 def position_to_json(state: State) -> dict[str, Any]:
@@ -121,7 +120,17 @@ def _seat_lists(data: dict[str, Any], key: str, n: int, seen: dict[Card, str], r
 
 
 def position_from_json(data: Any) -> State:
-    """Read and check a position; anything inconsistent raises PositionError saying what and why."""
+    """Read and check a position; anything inconsistent raises PositionError saying what and why.
+
+    >>> from cassino.game import Game
+    >>> state = Game(seed=3).state
+    >>> position_to_json(position_from_json(position_to_json(state))) == position_to_json(state)
+    True
+    >>> position_from_json([])
+    Traceback (most recent call last):
+    ...
+    cassino.errors.PositionError: a position must be a JSON object, got list
+    """
     if not isinstance(data, dict):
         raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
     try:
@@ -133,13 +142,13 @@ def position_from_json(data: Any) -> State:
     to_move = _int(data, "to_move", None, 0, n - 1)
     assert dealer is not None
     seen: dict[Card, str] = {}
-    values = ROYAL_VALUES if rules.royal else CLASSIC_VALUES
+    values = rules.values
 
     table = data.get("table", [])
     if not isinstance(table, list):
         raise PositionError(f"table must be a list of cards and builds, got {json.dumps(table)[:80]}")
     loose = 0
-    builds: list[BuildTuple] = []
+    builds: list[Build] = []
     for i, item in enumerate(table):
         where = f"table[{i}]"
         if isinstance(item, dict):
@@ -153,7 +162,7 @@ def position_from_json(data: Any) -> State:
     hands = _seat_lists(data, "hands", n, seen, True)
     stock = _card_seq(data.get("stock", []), "stock", seen)
     captured = _seat_lists(data, "captured", n, seen, False)
-    if len(seen) != 52:
+    if len(seen) != DECK_SIZE:
         missing = FULL_DECK & ~sum(1 << c for c in seen)
         raise PositionError(
             f"a position must account for all 52 cards, found {len(seen)}: missing {', '.join(card_name(c) for c in cards_of(missing))}"
@@ -176,7 +185,7 @@ def position_from_json(data: Any) -> State:
     if not any_hand and stock:
         raise PositionError("every hand is empty while the stock is not: the next deal should have been made")
     if to_move is None:
-        to_move = (dealer + 1) % n
+        to_move = eldest_seat(n, dealer)
     if any_hand and not hands[to_move]:
         raise PositionError(f"seat {to_move} is to move but holds no card while another player has cards")
     if winner is not None and (any_hand or stock):
@@ -206,7 +215,7 @@ def position_from_json(data: Any) -> State:
 
 def _read_build(
     item: dict[str, Any], where: str, rules: Rules, values: tuple[int, ...], seen: dict[Card, str]
-) -> BuildTuple:
+) -> Build:
     """One build object, checked: two or more buildable cards that split into groups of its value."""
     cards = item.get("cards")
     mask = _card_list(cards, f"{where}.cards", seen)
@@ -229,7 +238,7 @@ def _read_build(
         raise PositionError(
             f"{where}: the cards {' '.join(card_name(c) for c in cards_of(mask))} cannot be split into groups each worth {value}"
         )
-    return (mask, value, owner)
+    return Build(mask, value, owner)
 
 
 __all__ = [

@@ -16,24 +16,31 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations, islice, product
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from .cards import CardMask
 
 ValueVector: TypeAlias = int
 """Counts of cards per value 1..14, four bits each: value ``v`` sits at bit ``4 * (v - 1)``."""
 
-GUARD: int = sum(1 << (4 * i + 3) for i in range(14))
+FIELD_BITS: Final = 4
+"""The bits of one value's field, in a vector as in a card mask (four suits of a rank)."""
+FIELD_MASK: Final = (1 << FIELD_BITS) - 1
+"""One field's bits, at the bottom: ``vector >> FIELD_BITS * (v - 1) & FIELD_MASK`` is the count of ``v``."""
+
+GUARD: int = sum(1 << (FIELD_BITS * i + 3) for i in range(14))
 """The top bit of every field, used to compare vectors field by field in one subtraction."""
 
-UNIT: tuple[int, ...] = (0, *(1 << (4 * (v - 1)) for v in range(1, 15)))
+UNIT: tuple[int, ...] = (0, *(1 << (FIELD_BITS * (v - 1)) for v in range(1, 15)))
 """``UNIT[v]`` is the vector of one card of value ``v``."""
 
-UP_TO: tuple[CardMask, ...] = tuple((1 << (4 * v)) - 1 for v in range(15))
+UP_TO: tuple[CardMask, ...] = tuple((1 << (FIELD_BITS * v)) - 1 for v in range(15))
 """``mask & UP_TO[v]`` keeps the cards of value 1..v: larger cards never join a group of ``v``."""
 
 _M1 = int("5" * 13, 16)
+"""Every other bit of the 13 rank fields: the first step of a popcount per field."""
 _M2 = int("3" * 13, 16)
+"""The low two bits of every rank field's halves: the second step of a popcount per field."""
 
 
 def vector_of(mask: CardMask) -> ValueVector:
@@ -53,10 +60,10 @@ def counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
     out = []
     v = 1
     while vector:
-        k = vector & 15
+        k = vector & FIELD_MASK
         if k:
             out.append((v, k))
-        vector >>= 4
+        vector >>= FIELD_BITS
         v += 1
     return tuple(out)
 
@@ -149,7 +156,7 @@ def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tup
     for vec in splittable(available, value, extra, maximal):
         fields = 0
         for v, _k in counts(vec):
-            fields |= 15 << (4 * (v - 1))
+            fields |= FIELD_MASK << (FIELD_BITS * (v - 1))
         out.append((vec, fields))
     return tuple(out)
 
@@ -158,8 +165,8 @@ def _expand(loose: CardMask, vec: ValueVector) -> list[CardMask]:
     """The card sets of ``loose`` with exactly the value counts of ``vec``."""
     masks = [0]
     for v, k in counts(vec):
-        shift = 4 * (v - 1)
-        opts = _CHOICES[(loose >> shift) & 15][k]
+        shift = FIELD_BITS * (v - 1)
+        opts = _CHOICES[(loose >> shift) & FIELD_MASK][k]
         if len(opts) == 1:
             o = opts[0] << shift
             masks = [m | o for m in masks]
@@ -172,7 +179,7 @@ def _expansion_size(loose: CardMask, vec: ValueVector) -> int:
     """How many card sets ``_expand`` gives, without making them."""
     n = 1
     for v, k in counts(vec):
-        n *= len(_CHOICES[(loose >> (4 * (v - 1))) & 15][k])
+        n *= len(_CHOICES[(loose >> (FIELD_BITS * (v - 1))) & FIELD_MASK][k])
     return n
 
 
@@ -204,8 +211,8 @@ class LazyCardSets:
         for vec, _fields in self._plans:
             choices = []
             for v, k in counts(vec):
-                shift = 4 * (v - 1)
-                choices.append([o << shift for o in _CHOICES[(loose >> shift) & 15][k]])
+                shift = FIELD_BITS * (v - 1)
+                choices.append([o << shift for o in _CHOICES[(loose >> shift) & FIELD_MASK][k]])
             for combo in product(*choices):
                 yield sum(combo)
 

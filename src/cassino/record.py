@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, CardError, card_name, parse_card
+from .cards import FULL_DECK, Card, CardError, card_name, cards_of, is_full_deck, mask_of, parse_card
 from .errors import IllegalMoveError
 from .errors import RecordError as RecordError
 from .game import Game
@@ -111,9 +111,7 @@ def record_of_game(game: Game, tags: dict[str, str] | None = None, seats: Sequen
     all_tags["Scores"] = " ".join(map(str, game.scores))
     hands = []
     for state, deck in zip(game.hands, game.decks, strict=True):
-        moves = []
-        for code, seat in zip(state.history(), state.movers(), strict=True):
-            moves.append((seat, code))
+        moves = list(state.seat_moves())
         points = list(state.result.points) if state.result is not None else None
         hands.append(HandRecord(state.dealer, list(deck), moves, points))
     return GameRecord(all_tags, game.rules, hands)
@@ -213,8 +211,8 @@ def read_record(text: str) -> GameRecord:
                     cards.append(parse_card(w))
                 except CardError as exc:
                     problems.append((number, str(exc)))
-            if sorted(cards) != list(range(52)) and len(cards) == len(line.split()) - 1:
-                missing = sorted(set(range(52)) - set(cards))
+            if not is_full_deck(cards) and len(cards) == len(line.split()) - 1:
+                missing = cards_of(FULL_DECK & ~mask_of(cards))
                 dup = sorted({c for c in cards if cards.count(c) > 1})
                 detail = []
                 if missing:

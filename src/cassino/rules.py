@@ -10,6 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
+from .cards import CLASSIC_VALUES, ROYAL_VALUES
 from .errors import RulesError as RulesError
 
 CourtCapture = Literal["one", "all", "one_or_three"]
@@ -63,6 +64,12 @@ class Rules:
     def side_of(self, seat: int) -> int:
         """The side a seat scores for."""
         return seat % 2 if self.partnerships else seat
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The table value of each card (``cards.ROYAL_VALUES`` or ``CLASSIC_VALUES``): the one place
+        that choice is made, so every reader agrees on what a card counts."""
+        return ROYAL_VALUES if self.royal else CLASSIC_VALUES
 
     @property
     def max_build(self) -> int:
@@ -243,7 +250,7 @@ OPTIONS: tuple[Option, ...] = (
         ),
     ),
 )
-"""The options of RULES.md section 10, in that table's order (the order positions write them)."""
+"""The options of docs/rules.md section 10, in that table's order (the order positions write them)."""
 
 OPTION_NAMES: tuple[str, ...] = tuple(o.name for o in OPTIONS)
 """The options' names, in the table's order."""
@@ -296,7 +303,16 @@ _PRESET_OPTIONS: dict[str, dict[str, Any]] = {
 
 
 def make_rules(preset: str = "classic", **options: Any) -> Rules:
-    """A rule set from a preset with any options set on top of it."""
+    """A rule set from a preset with any options set on top of it.
+
+    >>> rules = make_rules("royal", players=4, partnerships=True, target=11)
+    >>> rules.royal, rules.sides, rules.max_build, rules.target
+    (True, 2, 14, 11)
+    >>> make_rules("classic", sweeps="yes")
+    Traceback (most recent call last):
+    ...
+    cassino.errors.RulesError: sweeps must be true or false, got 'yes'
+    """
     if preset not in _PRESET_OPTIONS:
         raise RulesError(f"unknown preset {preset!r}: choose one of {', '.join(_PRESET_OPTIONS)}")
     for name in options:
@@ -307,4 +323,4 @@ def make_rules(preset: str = "classic", **options: Any) -> Rules:
 
 
 PRESETS: dict[str, Rules] = {name: make_rules(name) for name in _PRESET_OPTIONS}
-"""The four presets of RULES.md section 10, for two players."""
+"""The four presets of docs/rules.md section 10, for two players."""

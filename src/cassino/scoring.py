@@ -1,4 +1,4 @@
-"""Scoring a hand (RULES.md section 8) and deciding the game (section 9).
+"""Scoring a hand (docs/rules.md section 8) and deciding the game (section 9).
 
 A hand is counted once, as every item of the scoring table in count-out order, scored or not
 (``count_hand``: a tie or a card nobody took is an item for nobody). The scored items of that count

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CardMask
+from .cards import FULL_DECK, CardMask
 from .moves import Move, MoveCode, format_code
 from .rules import Rules
-from .state import BuildTuple, State
+from .state import Build, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class View:
     hand: CardMask
     hand_sizes: tuple[int, ...]
     loose: CardMask
-    builds: tuple[BuildTuple, ...]
+    builds: tuple[Build, ...]
     captured: tuple[CardMask, ...]
     stock_size: int
     sweeps: tuple[int, ...]
@@ -48,11 +48,11 @@ class View:
     def unseen(self) -> CardMask:
         """Cards this seat has not seen: other hands and the stock together."""
         seen = self.hand | self.loose
-        for b in self.builds:
-            seen |= b[0]
+        for build in self.builds:
+            seen |= build.cards
         for pile in self.captured:
             seen |= pile
-        return ((1 << 52) - 1) & ~seen
+        return FULL_DECK & ~seen
 
 
 def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] | None = None) -> View:

@@ -1,4 +1,4 @@
-"""The ``cassino`` command: the engine contract of NOTATION.md (moves, perft, apply) and the apps.
+"""The ``cassino`` command: the engine contract of docs/notation.md (moves, perft, apply) and the apps.
 
 The one package that may import every app: each subcommand turns its arguments into plain values
 and hands them to its app, which never reads a command line itself.

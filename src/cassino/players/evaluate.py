@@ -8,16 +8,38 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-from ..cards import ACES_MASK, BIG_CASINO, FULL_DECK, JACK_OF_SPADES, LITTLE_CASINO, RANK_MASKS, SPADES_MASK, CardMask
-from ..moves import CAPTURE, MoveCode
+from ..cards import (
+    ACE,
+    ACES_MASK,
+    BIG_CASINO,
+    DECK_SIZE,
+    FULL_DECK,
+    JACK,
+    JACK_OF_SPADES,
+    KING,
+    LITTLE_CASINO,
+    QUEEN,
+    RANK_MASKS,
+    SPADES_MASK,
+    CardMask,
+    cards_of,
+)
+from ..moves import CAPTURE, HIGHEST_VALUE, TRAIL, MoveCode, code_card, code_cards, code_kind, code_table, code_value
 from ..partition import UP_TO, card_sets
 from ..rules import Rules
-from ..state import sorted_builds
+from ..state import Build, sorted_builds
 from ..view import View
 
 _NUMERAL = {False: UP_TO[10], True: UP_TO[13]}
+
+CARD_SHARE: Final = 3 / 27
+"""A card's share of the 3 points for most cards, which 27 of the 52 cards make sure of."""
+SPADE_SHARE: Final = 1 / 7
+"""A spade's share of the point for most spades, which 7 of the 13 spades make sure of."""
+COURTS: Final = (JACK, QUEEN, KING)
+"""The court ranks: under classic values they capture by pairing only."""
 
 
 @lru_cache(maxsize=64)
@@ -25,11 +47,11 @@ def card_worth(rules: Rules) -> tuple[float, ...]:
     """The points a card is worth when captured, on average: its share of most cards and most
     spades, plus its own points (casinos, aces, spades under spade scoring)."""
     out = []
-    for c in range(52):
-        w = 3 / 27
+    for c in range(DECK_SIZE):
+        w = CARD_SHARE
         bit = 1 << c
         if rules.scoring == "standard":
-            w += (1 / 7) if bit & SPADES_MASK else 0.0
+            w += SPADE_SHARE if bit & SPADES_MASK else 0.0
             w += 2.0 if c == BIG_CASINO else 0.0
             w += 1.0 if c == LITTLE_CASINO else 0.0
             w += 1.0 if bit & ACES_MASK else 0.0
@@ -40,6 +62,12 @@ def card_worth(rules: Rules) -> tuple[float, ...]:
             w += 1.0 if bit & ACES_MASK else 0.0
         out.append(w)
     return tuple(out)
+
+
+def value_takers(value: int) -> CardMask:
+    """The cards that capture a build of ``value`` (2..14): those of its rank, or the aces for 14
+    (royal ace high)."""
+    return ACES_MASK if value == HIGHEST_VALUE else RANK_MASKS[value - 1]
 
 
 def mask_worth(worth: tuple[float, ...], mask: CardMask) -> float:
@@ -53,18 +81,17 @@ def mask_worth(worth: tuple[float, ...], mask: CardMask) -> float:
 
 
 def table_after(
-    code: MoveCode, loose: CardMask, builds: tuple[tuple[int, int, int], ...], seat: int
-) -> tuple[CardMask, tuple[tuple[int, int, int], ...]]:
+    code: MoveCode, loose: CardMask, builds: tuple[Build, ...], seat: int
+) -> tuple[CardMask, tuple[Build, ...]]:
     """The table (loose cards, builds) after a move."""
-    kind = code & 3
-    card_bit = 1 << ((code >> 2) & 63)
-    taken = code >> 12
-    if kind == 0:
-        return loose | card_bit, builds
-    rest = tuple(b for b in builds if not b[0] & taken)
+    kind = code_kind(code)
+    if kind == TRAIL:
+        return loose | 1 << code_card(code), builds
+    taken = code_table(code)
+    rest = tuple(b for b in builds if not b.cards & taken)
     if kind == CAPTURE:
         return loose & ~taken, rest
-    return loose & ~taken, (*rest, (taken | card_bit, (code >> 8) & 15, seat))
+    return loose & ~taken, (*rest, Build(code_cards(code), code_value(code), seat))
 
 
 def holds_probability(unseen_of_kind: int, unseen: int, hand_size: int) -> float:
@@ -81,17 +108,17 @@ def best_capture(
     rules: Rules,
     worth: tuple[float, ...],
     loose: CardMask,
-    builds: tuple[tuple[int, int, int], ...],
+    builds: tuple[Build, ...],
     value: int,
 ) -> tuple[float, CardMask]:
     """The most a card of capture ``value`` could take from a table, and the cards taken."""
-    table = loose & _NUMERAL[rules.royal] & UP_TO[min(value, 14)]
+    table = loose & _NUMERAL[rules.royal] & UP_TO[min(value, HIGHEST_VALUE)]
     best = 0.0
     best_mask = 0
     build_mask = 0
-    for b in builds:
-        if b[1] == value:
-            build_mask |= b[0]
+    for build in builds:
+        if build.value == value:
+            build_mask |= build.cards
     for s in card_sets(table, value, 0, True):
         got = s | build_mask
         if got:
@@ -105,7 +132,7 @@ def exposure(
     rules: Rules,
     worth: tuple[float, ...],
     loose: CardMask,
-    builds: tuple[tuple[int, int, int], ...],
+    builds: tuple[Build, ...],
     unseen: CardMask,
     hand_size: int,
     sure: CardMask = 0,
@@ -118,12 +145,12 @@ def exposure(
         return 0.0
     n_unseen = unseen.bit_count()
     table_all = loose
-    for b in builds:
-        table_all |= b[0]
+    for build in builds:
+        table_all |= build.cards
     sweep_bonus = 1.0 if rules.sweeps else 0.0
     # (gain, chance) for each way to take something; the expected best of them is the exposure.
     options: list[tuple[float, float]] = []
-    top = 13 if rules.royal else 10
+    top = max(rules.values)
     for value in range(1, top + 1):
         holders = unseen & RANK_MASKS[value - 1]
         p = 1.0 if sure & RANK_MASKS[value - 1] else holds_probability(holders.bit_count(), n_unseen, hand_size)
@@ -134,18 +161,18 @@ def exposure(
             continue
         if got == table_all:
             gain += sweep_bonus
-        options.append((gain + 3 / 27, p))
+        options.append((gain + CARD_SHARE, p))
     if not rules.royal:
         # Court cards pair with a loose card of their rank.
-        for rank in (10, 11, 12):
+        for rank in COURTS:
             on_table = loose & RANK_MASKS[rank]
             if not on_table:
                 continue
             p = holds_probability((unseen & RANK_MASKS[rank]).bit_count(), n_unseen, hand_size)
-            gain = max(worth[c] for c in range(52) if on_table >> c & 1)
+            gain = max(worth[c] for c in cards_of(on_table))
             if on_table == table_all:
                 gain += sweep_bonus
-            options.append((gain + 3 / 27, p))
+            options.append((gain + CARD_SHARE, p))
     options.sort(reverse=True)
     risk = 0.0
     none_better = 1.0
@@ -156,7 +183,7 @@ def exposure(
 
 
 def best_own_capture(
-    rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[tuple[int, int, int], ...], hand: CardMask
+    rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[Build, ...], hand: CardMask
 ) -> float:
     """The most one card of ``hand`` could take from this table (court pairing included)."""
     best = 0.0
@@ -166,12 +193,12 @@ def best_own_capture(
         m ^= low
         c = low.bit_length() - 1
         rank = c >> 2
-        if not rules.royal and rank >= 10:
+        if not rules.royal and rank >= JACK:
             on_table = loose & RANK_MASKS[rank]
             if on_table:
-                best = max(best, max(worth[x] for x in range(52) if on_table >> x & 1) + worth[c])
+                best = max(best, max(worth[x] for x in cards_of(on_table)) + worth[c])
             continue
-        values = (1, 14) if rank == 0 and rules.royal and rules.royal_ace_high else (rank + 1,)
+        values = (1, HIGHEST_VALUE) if rank == ACE and rules.royal and rules.royal_ace_high else (rank + 1,)
         for value in values:
             gain, got = best_capture(rules, worth, loose, builds, value)
             if got:
@@ -179,18 +206,18 @@ def best_own_capture(
     return best
 
 
-def capturing_ranks(rules: Rules, loose: CardMask, builds: tuple[tuple[int, int, int], ...]) -> CardMask:
+def capturing_ranks(rules: Rules, loose: CardMask, builds: tuple[Build, ...]) -> CardMask:
     """The ranks (as a mask of all four cards of each) of which a card could capture something."""
     out = 0
     worth = card_worth(rules)
-    top = 13 if rules.royal else 10
+    top = max(rules.values)
     for value in range(1, top + 1):
         if best_capture(rules, worth, loose, builds, value)[1]:
             out |= RANK_MASKS[value - 1]
-    if rules.royal and best_capture(rules, worth, loose, builds, 14)[1]:
+    if rules.royal and best_capture(rules, worth, loose, builds, HIGHEST_VALUE)[1]:
         out |= RANK_MASKS[0]
     if not rules.royal:
-        for rank in (10, 11, 12):
+        for rank in COURTS:
             if loose & RANK_MASKS[rank]:
                 out |= RANK_MASKS[rank]
     return out
@@ -202,7 +229,7 @@ class DealMove(NamedTuple):
     seat: int
     code: MoveCode
     loose: CardMask
-    builds: tuple[tuple[int, int, int], ...]
+    builds: tuple[Build, ...]
     captured: tuple[CardMask, ...]
     hand_sizes: tuple[int, ...]
     kept: CardMask
@@ -220,10 +247,10 @@ def deal_moves(view: View) -> list[DealMove]:
         return []
     played = 0
     for _seat, code in view.history:
-        played |= 1 << ((code >> 2) & 63)
+        played |= 1 << code_card(code)
     ever = FULL_DECK & ~view.unseen & ~view.hand
     loose: CardMask = ever & ~played
-    builds: tuple[tuple[int, int, int], ...] = ()
+    builds: tuple[Build, ...] = ()
     captured = [0] * rules.players
     # The moves each seat made in the current deal: a deal gives everyone four cards.
     # Walking back from now, they also give each seat's hand size and played cards at the deal's start.
@@ -237,10 +264,10 @@ def deal_moves(view: View) -> list[DealMove]:
             left[s] -= 1
             current[i] = True
             sizes[s] += 1
-            kept[s] |= 1 << ((code >> 2) & 63)
+            kept[s] |= 1 << code_card(code)
     out = []
     for i, (seat, code) in enumerate(view.history):
-        card_bit = 1 << ((code >> 2) & 63)
+        card_bit = 1 << code_card(code)
         if current[i]:
             if seat != view.seat:
                 out.append(
@@ -248,8 +275,8 @@ def deal_moves(view: View) -> list[DealMove]:
                 )
             sizes[seat] -= 1
             kept[seat] &= ~card_bit
-        if code & 3 == CAPTURE:
-            captured[seat] |= (code >> 12) | card_bit
+        if code_kind(code) == CAPTURE:
+            captured[seat] |= code_cards(code)
         loose, builds = table_after(code, loose, builds, seat)
     if loose != view.loose or sorted(builds) != sorted(view.builds):
         return []
@@ -261,6 +288,6 @@ def passed_over(view: View) -> dict[int, CardMask]:
     when it trailed in this deal (most players capture when they can)."""
     out: dict[int, CardMask] = {}
     for move in deal_moves(view):
-        if move.code & 3 == 0:
+        if code_kind(move.code) == TRAIL:
             out[move.seat] = out.get(move.seat, 0) | capturing_ranks(view.rules, move.loose, move.builds)
     return out

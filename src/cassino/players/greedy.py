@@ -5,26 +5,26 @@ from __future__ import annotations
 import random
 
 from ..cards import ACES_MASK, BIG_CASINO, LITTLE_CASINO, SPADES_MASK
-from ..moves import BUILD, CAPTURE, MoveCode
+from ..moves import BUILD, CAPTURE, MoveCode, code_card, code_kind, code_table
 from ..view import View
 from .base import register
 
 
 def immediate_gain(view: View, code: MoveCode) -> float:
     """What a move takes now: cards, spades, casinos, aces and a sweep; builds count a little."""
-    kind = code & 3
-    taken = code >> 12
+    kind = code_kind(code)
+    taken = code_table(code)
     if kind == CAPTURE:
-        got = taken | 1 << ((code >> 2) & 63)
+        got = taken | 1 << code_card(code)
         gain = got.bit_count() * 0.2 + (got & SPADES_MASK).bit_count() * 0.1
         gain += (got & ACES_MASK).bit_count() + 2 * (got >> BIG_CASINO & 1) + (got >> LITTLE_CASINO & 1)
         left = view.loose & ~taken
-        if not left and not any(not b[0] & taken for b in view.builds):
+        if not left and not any(not build.cards & taken for build in view.builds):
             gain += 1.0
         return gain
     if kind == BUILD:
         return 0.05 * (taken.bit_count() + 1)
-    return -0.01 * ((code >> 2) & 63 in (BIG_CASINO, LITTLE_CASINO))
+    return -0.01 * (code_card(code) in (BIG_CASINO, LITTLE_CASINO))
 
 
 class GreedyPlayer:

@@ -9,14 +9,28 @@ what it leaves the next player, who holds an unknown share of the cards this sea
 from __future__ import annotations
 
 import random
+from typing import Final
 
-from ..moves import BUILD, CAPTURE, MoveCode
+from ..cards import RANK_MASKS
+from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, MoveCode, code_card, code_cards, code_kind, code_value
 from ..view import View
 from .base import register
-from .evaluate import best_own_capture, card_worth, exposure, holds_probability, mask_worth, table_after
+from .evaluate import (
+    CARD_SHARE,
+    best_own_capture,
+    card_worth,
+    exposure,
+    holds_probability,
+    mask_worth,
+    table_after,
+    value_takers,
+)
 from .solver import Solver, SolverBudgetExceeded, cards_known, world_of
 
-_SWEEP = 1.0
+_SWEEP: Final = 1.0
+"""What a sweep is worth: its point."""
+_TIE: Final = 1e-9
+"""Ratings this close count as equal: float sums of the same worths may differ in the last bits."""
 
 PLAYER_WEIGHTS = (0.6, 0.9, 0.3, 0.25)
 """The heuristic player's weights of risk, keep, follow and trail (what search models others by)."""
@@ -40,35 +54,28 @@ def rate_moves(
     unseen = view.unseen
     n_unseen = unseen.bit_count()
     sure = 0
-    from ..cards import RANK_MASKS
-
-    for b in view.builds:
-        if b[2] == nxt and b[1] <= 13:
-            sure |= RANK_MASKS[b[1] - 1]
+    for build in view.builds:
+        if build.owner == nxt and build.value != HIGHEST_VALUE:
+            sure |= RANK_MASKS[build.value - 1]
     sweep_points = _SWEEP if rules.sweeps else 0.0
     out = []
     for code in view.legal:
-        kind = code & 3
-        card_bit = 1 << ((code >> 2) & 63)
-        taken = code >> 12
+        kind = code_kind(code)
+        card_bit = 1 << code_card(code)
         loose, builds = table_after(code, view.loose, view.builds, seat)
         if kind == CAPTURE:
-            gain = mask_worth(worth, taken | card_bit)
+            gain = mask_worth(worth, code_cards(code))
             if not loose and not builds:
                 gain += sweep_points
         elif kind == BUILD:
-            value = (code >> 8) & 15
-            new = taken | card_bit
-            if value <= 13 and (sure >> (4 * (value - 1)) & 15):
-                p = 1.0
-            elif value <= 13:
-                p = holds_probability((unseen & RANK_MASKS[value - 1]).bit_count(), n_unseen, opp_hand)
-            else:
-                p = holds_probability((unseen & RANK_MASKS[0]).bit_count(), n_unseen, opp_hand)
+            value = code_value(code)
+            new = code_cards(code)
+            takers = value_takers(value)
+            p = 1.0 if sure & takers else holds_probability((unseen & takers).bit_count(), n_unseen, opp_hand)
             # Kept: next turn the build and the card kept for it come home. Taken: they go across.
-            gain = keep_weight * ((1 - p) * (mask_worth(worth, new) + 3 / 27) - p * mask_worth(worth, new))
+            gain = keep_weight * ((1 - p) * (mask_worth(worth, new) + CARD_SHARE) - p * mask_worth(worth, new))
         else:
-            gain = -trail_weight * worth[(code >> 2) & 63]
+            gain = -trail_weight * worth[code_card(code)]
         risk = exposure(rules, worth, loose, builds, unseen, opp_hand, sure) if opp_hand else 0.0
         follow = best_own_capture(rules, worth, loose, builds, view.hand & ~card_bit) if follow_weight else 0.0
         out.append((gain - risk_weight * risk + follow_weight * follow, code))
@@ -109,7 +116,7 @@ class HeuristicPlayer:
                 return self.rng.choice([c for c, v in scored if v == best_value])
         rated = rate_moves(view, self.risk, self.keep, self.follow, self.trail)
         best = max(r for r, _ in rated)
-        return self.rng.choice([c for r, c in rated if r >= best - 1e-9])
+        return self.rng.choice([c for r, c in rated if r >= best - _TIE])
 
 
 register("heuristic", HeuristicPlayer)

@@ -15,17 +15,27 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
-from ..moves import BUILD, CAPTURE, MoveCode
+from ..moves import BUILD, CAPTURE, MoveCode, code_cards, code_kind, code_table
 from ..rules import Rules
 from ..state import State
 from ..view import View
 from .base import register
-from .evaluate import card_worth, passed_over
+from .evaluate import card_worth, mask_worth, passed_over
 from .heuristic import rate_moves
-from .solver import Bounds, Solver, SolverBudgetExceeded, probe, store
+from .solver import CAPTURE_FIRST, Bounds, Solver, SolverBudgetExceeded, probe, store
 from .worlds import WorldSampler, sample_world
+
+UNBOUNDED: Final = 1e9
+"""Beyond any gain a deal can bring (a few points): alpha-beta's open window over float gains."""
+
+
+def _priority(code: MoveCode) -> int:
+    """Sort key of ``DealSearch.ordered``: captures first, then by the table cards a move uses
+    (two points each), builds before trails on a tie."""
+    kind = code_kind(code)
+    return -((kind == CAPTURE) * CAPTURE_FIRST + code_table(code).bit_count() * 2 + (kind == BUILD))
 
 
 class DealSearch:
@@ -50,11 +60,7 @@ class DealSearch:
         for seat, (old, new) in enumerate(zip(before, state.captured, strict=True)):
             diff = old ^ new
             if diff:
-                w = 0.0
-                while diff:
-                    low = diff & -diff
-                    diff ^= low
-                    w += worth[low.bit_length() - 1]
+                w = mask_worth(worth, diff)
                 total += w if rules.side_of(seat) == self.side else -w
         return total
 
@@ -76,13 +82,8 @@ class DealSearch:
         worth = self.worth
         best = 0.0
         for code in state.legal_codes():
-            if code & 3 == CAPTURE:
-                got = (code >> 12) | 1 << ((code >> 2) & 63)
-                w = 0.0
-                while got:
-                    low = got & -got
-                    got ^= low
-                    w += worth[low.bit_length() - 1]
+            if code_kind(code) == CAPTURE:
+                w = mask_worth(worth, code_cards(code))
                 if w > best:
                     best = w
         best *= self.horizon
@@ -91,7 +92,7 @@ class DealSearch:
     def ordered(self, state: State) -> list[MoveCode]:
         """Moves most likely to matter first, at most ``breadth`` of them (captures by size)."""
         codes = state.legal_codes()
-        codes.sort(key=lambda c: -(((c & 3) == CAPTURE) * 64 + (c >> 12).bit_count() * 2 + ((c & 3) == BUILD)))
+        codes.sort(key=_priority)
         return codes[: self.breadth]
 
     def value(self, state: State, depth: int, alpha: float, beta: float, deal_end: int) -> float:
@@ -107,7 +108,7 @@ class DealSearch:
             return known
         a0, b0 = alpha, beta
         maximizing = state.rules.side_of(state.to_move) == self.side
-        best = -1e9 if maximizing else 1e9
+        best = -UNBOUNDED if maximizing else UNBOUNDED
         for code in self.ordered(state):
             v = self.play(state, code)
             v += self.value(state, depth - 1, alpha - v, beta - v, deal_end)
@@ -133,7 +134,7 @@ class DealSearch:
         deal_end = -1 if cross_deals else state.stock_pos
         for code in candidates:
             v = self.play(state, code)
-            v += self.value(state, depth - 1, -1e9, 1e9, deal_end)
+            v += self.value(state, depth - 1, -UNBOUNDED, UNBOUNDED, deal_end)
             state.pop()
             out[code] = v
         return out

@@ -11,7 +11,9 @@ one point from the target takes the sure point over a bigger but riskier margin.
 
 from __future__ import annotations
 
-from ..moves import CAPTURE, MoveCode
+from typing import Final
+
+from ..moves import CAPTURE, MoveCode, code_kind, code_table
 from ..state import State
 from ..view import View
 
@@ -43,6 +45,13 @@ class SolverBudgetExceeded(Exception):  # noqa: N818 (a signal, not an error)
 
 GAME_WON = 1000
 """What deciding the game is worth, beyond any hand's margin of points."""
+
+INFINITY: Final = 10**9
+"""Beyond any value a position can have (``GAME_WON`` plus a hand's points): alpha-beta's open
+window, as an int so values stay exact."""
+
+CAPTURE_FIRST: Final = 64
+"""A capture's head start in move ordering: more than the most table cards any move takes (52)."""
 
 
 def _value(state: State, side: int) -> int:
@@ -76,7 +85,7 @@ def store(table: Bounds, key: tuple[object, ...], best: float, alpha: float, bet
 
 def _ordered(codes: list[MoveCode]) -> list[MoveCode]:
     """Captures first, larger first: the moves most likely to cut the search short."""
-    return sorted(codes, key=lambda c: -(((c & 3) == CAPTURE) * 64 + (c >> 12).bit_count()))
+    return sorted(codes, key=lambda c: -((code_kind(c) == CAPTURE) * CAPTURE_FIRST + code_table(c).bit_count()))
 
 
 class Solver:
@@ -96,11 +105,11 @@ class Solver:
         rules = state.rules
         mover_side = rules.side_of(state.to_move)
         scored = []
-        best = -(10**9) if mover_side == side else 10**9
+        best = -INFINITY if mover_side == side else INFINITY
         for code in _ordered(state.legal_codes()):
             state.push(code)
             try:
-                v = self._search(state, side, -(10**9), 10**9)
+                v = self._search(state, side, -INFINITY, INFINITY)
             finally:
                 state.pop()
             scored.append((code, v))
@@ -120,7 +129,7 @@ class Solver:
             return int(known)
         a0, b0 = alpha, beta
         maximizing = state.rules.side_of(state.to_move) == side
-        best = -(10**9) if maximizing else 10**9
+        best = -INFINITY if maximizing else INFINITY
         for code in _ordered(state.legal_codes()):
             state.push(code)
             try:

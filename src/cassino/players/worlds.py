@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 import random
 
-from ..cards import ACES_MASK, RANK_MASKS, CardMask, cards_of
+from ..cards import CardMask, cards_of
 from ..state import State
 from ..view import View
-from .evaluate import DealMove, deal_moves
+from .evaluate import DealMove, deal_moves, value_takers
 from .heuristic import PLAYER_WEIGHTS, rate_moves
 
 
@@ -37,7 +37,7 @@ def sample_world(
     for _mask, value, owner in view.builds:
         if owner == view.seat or room[owner] <= 0:
             continue
-        kind = ACES_MASK if value == 14 else RANK_MASKS[value - 1]
+        kind = value_takers(value)
         if hands[owner] & kind:
             continue
         for i, c in enumerate(pool):

@@ -19,6 +19,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..cards import format_cards
 from ..rules import Rules
+from ..state import build_text
 from .encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
 from .table import Table, check_render_mode, rules_for
 
@@ -118,7 +119,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's name f
         if self.render_mode is None:
             return None
         state = self.table.state
-        builds = ", ".join(f"[{format_cards(b[0])}]={b[1]} by player_{b[2]}" for b in state.builds)
+        builds = ", ".join(build_text(b, " by player_") for b in state.builds)
         lines = [
             f"{self.rules.describe()}; scores {list(state.scores)}",
             f"table: {format_cards(state.loose) or '-'}" + (f"; builds: {builds}" if builds else ""),

@@ -29,15 +29,15 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import CLASSIC_VALUES, ROYAL_VALUES, CardMask
+from ..cards import DECK_SIZE, CardMask, cards_of
 from ..errors import ActionError as ActionError
-from ..moves import BUILD, CAPTURE, TRAIL, MoveCode, encode
+from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, encode
 from ..rules import COURT_CAPTURES, TRAIL_RESTRICTIONS, Rules
 from ..view import View
 
 MODES = 16
 """Ways to play a card: trail, capture at its value, capture as 14, build 2..14."""
-HEADS = 52 * MODES
+HEADS = DECK_SIZE * MODES
 """Head actions: one per (card, mode)."""
 SLOTS = 12
 """Table slots one chunk action covers."""
@@ -45,7 +45,7 @@ CHUNK_ACTIONS = 1 << SLOTS
 """Chunk actions: one per subset of a chunk's slots."""
 NUM_ACTIONS = HEADS + CHUNK_ACTIONS
 """The size of the action space (4928)."""
-MAX_CHUNKS = (52 + SLOTS - 1) // SLOTS
+MAX_CHUNKS = (DECK_SIZE + SLOTS - 1) // SLOTS
 """Chunks a table of 52 items would need (5)."""
 
 OBS_HIGH = 4.0
@@ -57,27 +57,22 @@ FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
 
 
-def card_values(rules: Rules) -> tuple[int, ...]:
-    """The table value of each card under these rules."""
-    return ROYAL_VALUES if rules.royal else CLASSIC_VALUES
-
-
 def head_of(code: MoveCode, values: tuple[int, ...]) -> int:
     """The head action of a move code."""
-    kind = code & 3
-    card = (code >> 2) & 63
+    kind = code_kind(code)
+    card = code_card(code)
     if kind == TRAIL:
         mode = MODE_TRAIL
     elif kind == CAPTURE:
-        value = (code >> 8) & 15
+        value = code_value(code)
         if value == values[card]:
             mode = MODE_CAPTURE
-        elif value == 14:
+        elif value == HIGHEST_VALUE:
             mode = MODE_CAPTURE_HIGH
         else:
             raise ValueError(f"a capture with card {card} counting {value} is not a capture this encoding can name")
     else:
-        mode = ((code >> 8) & 15) + 1
+        mode = code_value(code) + 1
     return card * MODES + mode
 
 
@@ -89,14 +84,14 @@ def move_of_head(head: int, values: tuple[int, ...], table: CardMask) -> MoveCod
     if mode == MODE_CAPTURE:
         return encode(CAPTURE, card, values[card], table)
     if mode == MODE_CAPTURE_HIGH:
-        return encode(CAPTURE, card, 14, table)
+        return encode(CAPTURE, card, HIGHEST_VALUE, table)
     return encode(BUILD, card, mode - 1, table)
 
 
 def table_items(view: View) -> list[CardMask]:
     """The table items in slot order: every loose card and every whole build, by lowest card."""
-    items = [1 << c for c in range(52) if view.loose >> c & 1]
-    items += [b[0] for b in view.builds]
+    items = [1 << c for c in cards_of(view.loose)]
+    items += [build.cards for build in view.builds]
     items.sort(key=lambda m: m & -m)
     return items
 
@@ -122,11 +117,11 @@ class Selection:
             raise ValueError(f"seat {view.seat} has no move to make here")
         self.view = view
         """The view of the seat deciding."""
-        self.values = card_values(view.rules)
+        self.values = view.rules.values
         self.items = table_items(view)
         self._by_head: dict[int, list[tuple[MoveCode, int]]] = {}
         for code in view.legal:
-            entry = (code, slots_of(code >> 12, self.items))
+            entry = (code, slots_of(code_table(code), self.items))
             self._by_head.setdefault(head_of(code, self.values), []).append(entry)
         self.head = -1
         self.chunk = -1
@@ -204,7 +199,7 @@ def encode_move(view: View, code: MoveCode) -> list[int]:
         raise ValueError("only a legal move has an action sequence")
     sel = Selection(view)
     values = sel.values
-    slots = slots_of(code >> 12, sel.items)
+    slots = slots_of(code_table(code), sel.items)
     actions = [head_of(code, values)]
     while sel.choose(actions[-1]) is None:
         actions.append(HEADS + ((slots >> (sel.chunk * SLOTS)) & (CHUNK_ACTIONS - 1)))
@@ -237,26 +232,26 @@ class Field:
 
 OBS_FIELDS: tuple[Field, ...] = (
     # Card planes (52 each, 0 or 1), first so that they fill in as one block.
-    Field("hand", 52, "1 for each card in the seat's hand"),
-    Field("loose", 52, "1 for each loose card on the table"),
-    Field("build_cards", 52, "1 for each card that is part of a build"),
+    Field("hand", DECK_SIZE, "1 for each card in the seat's hand"),
+    Field("loose", DECK_SIZE, "1 for each loose card on the table"),
+    Field("build_cards", DECK_SIZE, "1 for each card that is part of a build"),
     Field(
         "build_owner",
-        4 * 52,
+        4 * DECK_SIZE,
         "per relative seat r (0 = this seat, 1 = the next to play, ...), the cards of the builds r owns",
     ),
     Field(
         "slots",
-        SLOTS * 52,
+        SLOTS * DECK_SIZE,
         "per slot i of the chunk being chosen (chunk 0 while choosing the head), the cards of the table item in slot i",
     ),
-    Field("captured", 4 * 52, "per relative seat, the cards of its captured pile (public)"),
-    Field("played", 4 * 52, "per relative seat, the cards it played this hand (public history)"),
-    Field("last_card", 52, "the card of the last move of this hand"),
-    Field("pending_card", 52, "the card of the head chosen in this decision (all 0 before it)"),
-    Field("pending_table", 52, "the table cards already chosen in this decision"),
+    Field("captured", 4 * DECK_SIZE, "per relative seat, the cards of its captured pile (public)"),
+    Field("played", 4 * DECK_SIZE, "per relative seat, the cards it played this hand (public history)"),
+    Field("last_card", DECK_SIZE, "the card of the last move of this hand"),
+    Field("pending_card", DECK_SIZE, "the card of the head chosen in this decision (all 0 before it)"),
+    Field("pending_table", DECK_SIZE, "the table cards already chosen in this decision"),
     # Numbers.
-    Field("build_value", 52, "for each card in a build, the build's declared value / 14"),
+    Field("build_value", DECK_SIZE, "for each card in a build, the build's declared value / 14"),
     Field("last_kind", 3, "one-hot kind of the last move: trail, capture, build"),
     Field("last_seat", 4, "one-hot relative seat of the last move"),
     Field("hand_sizes", 4, "cards in each relative seat's hand / 4"),
@@ -341,27 +336,27 @@ def observe(view: View, selection: Selection | None = None) -> FloatArray:
     planes = view.hand << o["hand"] | view.loose << o["loose"]
     build_value = o["build_value"]
     for cards, value, owner in view.builds:
-        planes |= cards << o["build_cards"] | cards << (o["build_owner"] + 52 * rel(owner))
+        planes |= cards << o["build_cards"] | cards << (o["build_owner"] + DECK_SIZE * rel(owner))
         m = cards
         while m:
             low = m & -m
-            out[build_value + low.bit_length() - 1] = value / 14.0
+            out[build_value + low.bit_length() - 1] = value / HIGHEST_VALUE
             m ^= low
     items = selection.items if selection is not None else table_items(view)
     chunk = selection.chunk if selection is not None and selection.chunk >= 0 else 0
     at = o["slots"]
     for i, item in enumerate(items[chunk * SLOTS : (chunk + 1) * SLOTS]):
-        planes |= item << (at + 52 * i)
+        planes |= item << (at + DECK_SIZE * i)
     at = o["captured"]
     for s, pile in enumerate(view.captured):
-        planes |= pile << (at + 52 * rel(s))
+        planes |= pile << (at + DECK_SIZE * rel(s))
     at = o["played"]
     for s, code in view.history:
-        planes |= 1 << (at + 52 * rel(s) + ((code >> 2) & 63))
+        planes |= 1 << (at + DECK_SIZE * rel(s) + code_card(code))
     if view.history:
         s, code = view.history[-1]
-        planes |= 1 << (o["last_card"] + ((code >> 2) & 63))
-        out[o["last_kind"] + (code & 3)] = 1.0
+        planes |= 1 << (o["last_card"] + code_card(code))
+        out[o["last_kind"] + code_kind(code)] = 1.0
         out[o["last_seat"] + rel(s)] = 1.0
     step = 0
     if selection is not None and selection.head >= 0:
@@ -375,7 +370,7 @@ def observe(view: View, selection: Selection | None = None) -> FloatArray:
     out[o["chunk"] + step] = 1.0
     for s, size in enumerate(view.hand_sizes):
         out[o["hand_sizes"] + rel(s)] = size / 4.0
-    out[o["stock"]] = view.stock_size / 52.0
+    out[o["stock"]] = view.stock_size / DECK_SIZE
     out[o["to_move"] + rel(view.to_move)] = 1.0
     out[o["dealer"] + rel(view.dealer)] = 1.0
     if view.last_capturer >= 0:

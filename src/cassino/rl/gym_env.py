@@ -25,6 +25,7 @@ from gymnasium import spaces
 from ..cards import format_cards
 from ..players.base import Player, decide, make_player
 from ..rules import Rules
+from ..state import build_text
 from .encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, ActionError, FloatArray, MaskArray
 from .table import Table, check_render_mode, rules_for
 
@@ -133,7 +134,7 @@ class CasinoGymEnv(gym.Env[FloatArray, np.int64]):
         if self.render_mode is None:
             return None
         state = self.table.state
-        builds = ", ".join(f"[{format_cards(b[0])}]={b[1]} by seat {b[2]}" for b in state.builds)
+        builds = ", ".join(build_text(b, " by seat ") for b in state.builds)
         return (
             f"seat {self.seat} hand: {format_cards(state.hands[self.seat])}\n"
             f"table: {format_cards(state.loose) or '-'}" + (f"; builds: {builds}" if builds else "") + "\n"

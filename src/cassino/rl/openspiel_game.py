@@ -17,16 +17,16 @@ seat has not seen (other hands and the stock) afresh, which is what OpenSpiel's 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..cards import CARD_NAMES, FULL_DECK, cards_of, format_cards, mask_of
+from ..cards import CARD_NAMES, DECK_SIZE, FULL_DECK, cards_of, format_cards, mask_of
 from ..movegen import capturing_cards
-from ..moves import format_code
+from ..moves import code_card, format_code
 from ..rules import Rules, make_rules, parse_option
-from ..state import State
+from ..state import State, build_text
 from ..view import View, view_of
 from .encoding import HEADS, MAX_CHUNKS, MODES, NUM_ACTIONS, OBS_SIZE, FloatArray, Selection, observe
 from .table import EPISODES, hand_rewards
@@ -36,16 +36,19 @@ DEFAULTS: dict[str, Any] = {"preset": "classic", "players": 2, "partnerships": F
 """The game's parameters: ``options`` is ``NAME:VALUE`` pairs joined by ``;`` (``NAME=VALUE`` is read
 too, but only ``:`` survives OpenSpiel's game strings)."""
 
-HISTORY_SIZE = 52
+PLAYS: Final = 48
+"""The plays of a hand: every card but the four dealt to the table at its start."""
+
+HISTORY_SIZE = DECK_SIZE
 INFO_SIZE = OBS_SIZE + HISTORY_SIZE
 """The information-state tensor: the observation, then for each card played this hand its play
 number / 48 (0 for cards not played)."""
 
-MAX_HAND_POINTS = 24 + 48
+MAX_HAND_POINTS = 24 + PLAYS
 """More than a side can score in one hand (spade scoring's 24, plus a sweep on every play)."""
 MAX_HANDS = 100
 """The bound on hands in a whole game that ``max_game_length`` assumes."""
-HAND_LENGTH = 52 + 48 * (1 + MAX_CHUNKS)
+HAND_LENGTH = DECK_SIZE + PLAYS * (1 + MAX_CHUNKS)
 
 
 def rules_from_params(params: dict[str, Any]) -> Rules:
@@ -95,7 +98,7 @@ class CasinoGame(pyspiel.Game):  # type: ignore[misc]
         hand = episode == "hand"
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=52,
+            max_chance_outcomes=DECK_SIZE,
             num_players=self.rules.players,
             min_utility=-float(MAX_HAND_POINTS) if hand else -1.0,
             max_utility=float(MAX_HAND_POINTS) if hand else 1.0,
@@ -181,7 +184,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self.state is None:
             self.deck.append(int(action))
-            if len(self.deck) == 52:
+            if len(self.deck) == DECK_SIZE:
                 if self.finished is None:
                     self.state = State.new_hand(self.rules, self.deck, self.dealer, self.scores)
                 else:
@@ -238,7 +241,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
             return f"dealing: {len(self.deck)} cards out; scores {list(self.scores)}"
         s = self.state
         hands = " | ".join(format_cards(h) for h in s.hands)
-        builds = ", ".join(f"[{format_cards(b[0])}]={b[1]}@{b[2]}" for b in s.builds)
+        builds = ", ".join(build_text(b) for b in s.builds)
         last = format_code(self.moves[-1][1]) if self.moves else "-"
         return (
             f"hands: {hands}\ntable: {format_cards(s.loose)} {builds}\nlast: {last}; to move {s.to_move}; "
@@ -264,7 +267,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
         if self.state is None:
             return f"{head} dealing {len(self.deck)}"
         v = self._view(seat)
-        builds = ", ".join(f"[{format_cards(b[0])}]={b[1]}@{b[2]}" for b in v.builds)
+        builds = ", ".join(build_text(b) for b in v.builds)
         piles = " | ".join(format_cards(p) for p in v.captured)
         last = f"{v.history[-1][0]}:{format_code(v.history[-1][1])}" if v.history else "-"
         return (
@@ -292,7 +295,7 @@ class CasinoState(pyspiel.State):  # type: ignore[misc]
             return obs
         order = np.zeros(HISTORY_SIZE, dtype=np.float32)
         for i, (_, code) in enumerate(self.moves):
-            order[(code >> 2) & 63] = (i + 1) / 48.0
+            order[code_card(code)] = (i + 1) / PLAYS
         return np.concatenate([obs, order])
 
     # ------------------------------------------------------------------ sampling worlds
@@ -334,12 +337,12 @@ RESAMPLE_TRIES = 5000
 def deal_unseen(state: State, seat: int, unseen: int, rng: random.Random) -> list[int]:
     """The hands after dealing the cards ``seat`` has not seen afresh to the other seats, keeping
     each hand's size and what the rules let everyone infer: a build's owner holds a card that
-    captures it (RULES.md 7.2). Uniform over such deals (rejection sampling), or, when the joint
+    captures it (docs/rules.md 7.2). Uniform over such deals (rejection sampling), or, when the joint
     draw keeps failing, one seat after another."""
     cards = cards_of(unseen)
     others = [s for s in range(state.players) if s != seat]
     sizes = {s: state.hands[s].bit_count() for s in others}
-    needs = {s: [b[1] for b in state.builds if b[2] == s] for s in others}
+    needs = {s: [b.value for b in state.builds if b.owner == s] for s in others}
 
     def fits(s: int, hand: int) -> bool:
         return all(capturing_cards(state, value, hand) for value in needs[s])

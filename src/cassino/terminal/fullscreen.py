@@ -25,10 +25,10 @@ from textual.widgets.option_list import Option
 from ..cards import SUITS, card_name, cards_of
 from ..errors import IllegalMoveError
 from ..explain import explain_illegal
-from ..moves import MoveError, format_code, parse_code
-from ..partition import build_total
+from ..moves import MoveError, code_card, format_code, parse_code
 from ..players import player_names
 from ..rules import OPTION_NAMES, OPTIONS, PRESETS, RulesError, make_rules
+from ..state import build_is_single
 from .session import FinishedHand, NewGame, Session
 from .table_text import game_summary
 
@@ -308,11 +308,11 @@ class GameScreen(Screen[None]):
         table.append_text(cards_text(state.loose) if state.loose else Text("(no loose cards)", style="dim"))
         if not state.builds:
             table.append("\nno builds", style="dim")
-        for mask, value, owner in state.builds:
-            kind = "single" if build_total(mask) == value else "multiple"
-            who = "you" if owner == self.me else f"seat {owner}"
-            table.append(f"\nBuild {value} ({kind}, owner {who}): ", style="bold cyan")
-            table.append_text(cards_text(mask))
+        for build in state.builds:
+            kind = "single" if build_is_single(build) else "multiple"
+            who = "you" if build.owner == self.me else f"seat {build.owner}"
+            table.append(f"\nBuild {build.value} ({kind}, owner {who}): ", style="bold cyan")
+            table.append_text(cards_text(build.cards))
         self.query_one("#table", Static).update(table)
 
         cards = self.hand_cards()
@@ -392,7 +392,7 @@ class GameScreen(Screen[None]):
             return
         card = cards[index]
         state = self.session.state
-        codes = sorted((c for c in state.legal_codes() if (c >> 2) & 63 == card), key=format_code)
+        codes = sorted((c for c in state.legal_codes() if code_card(c) == card), key=format_code)
         self.picked = card
         self.refresh_view()
         self.clear_choices()

@@ -4,18 +4,16 @@ replay, so a person reads the same table, hand breakdown and result wherever the
 from __future__ import annotations
 
 from ..cards import format_cards
-from ..state import State
+from ..state import State, build_is_single
 from .session import FinishedHand, Session
 
 
 def describe_table(state: State) -> list[str]:
     """The table as lines: loose cards, then each build with value, kind and owner."""
     lines = [f"  loose: {format_cards(state.loose) or '(none)'}"]
-    for mask, value, owner in state.builds:
-        single = sum(state.values[c] for c in range(52) if mask >> c & 1) == value
-        lines.append(
-            f"  build {value} ({'single' if single else 'multiple'}, owner seat {owner}): {format_cards(mask)}"
-        )
+    for build in state.builds:
+        kind = "single" if build_is_single(build) else "multiple"
+        lines.append(f"  build {build.value} ({kind}, owner seat {build.owner}): {format_cards(build.cards)}")
     return lines
 
 

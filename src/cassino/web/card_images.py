@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..cards import RANKS, Card
+from .. import cards
+from ..cards import ACE, DIAMONDS, HEARTS, RANKS, Card
 
 _SUIT_PATHS = (
     # clubs: three leaves and a stem (drawn as circles plus a path)
@@ -48,8 +49,8 @@ def _suit(suit: int, cx: float, cy: float, size: float, flip: bool = False) -> s
 @lru_cache(maxsize=64)
 def card_svg(card: Card) -> str:
     """The face of a card, 100 by 140 units."""
-    rank, suit = card >> 2, card & 3
-    color = _RED if suit in (1, 2) else _BLACK
+    rank, suit = cards.rank(card), cards.suit(card)
+    color = _RED if suit in (DIAMONDS, HEARTS) else _BLACK
     label = "10" if RANKS[rank] == "T" else RANKS[rank]
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" width="100" height="140">',
@@ -63,7 +64,7 @@ def card_svg(card: Card) -> str:
         "</g>",
     ]
     pips = rank + 1  # ace 1 .. ten 10
-    if rank == 0:
+    if rank == ACE:
         parts.append(_suit(suit, 50, 70, 34))
     elif pips in _PIPS:
         parts.extend(_suit(suit, x, y, 16, flip=y > 70) for x, y in _PIPS[pips])

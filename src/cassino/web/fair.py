@@ -13,7 +13,7 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
-from ..cards import Card, CardError, card_name, parse_card
+from ..cards import Card, CardError, card_name, is_full_deck, parse_card
 from ..game import shuffled_deck
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
@@ -40,7 +40,7 @@ def parse_deck(text: str) -> list[Card]:
         deck = [parse_card(w) for w in text.split(" ")]
     except CardError as exc:
         raise ValueError(f"bad deck: {exc}") from None
-    if sorted(deck) != list(range(52)):
+    if not is_full_deck(deck):
         raise ValueError("bad deck: it must name each of the 52 cards exactly once")
     return deck
 

@@ -12,12 +12,12 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from ..cards import CLASSIC_VALUES, FULL_DECK, ROYAL_VALUES, card_name, cards_of
+from ..cards import FULL_DECK, card_name, cards_of
 from ..game import Game
-from ..moves import CAPTURE, KIND_NAMES
+from ..moves import CAPTURE, KIND_NAMES, code_card, code_cards, code_kind, code_table, code_value
 from ..moves import format_code as _format_code
 from ..scoring import CountItem, expected_checksum
-from ..state import State
+from ..state import State, build_is_single
 from ..view import View, view_of
 from .model import LiveGame
 from .whynot import why_not
@@ -35,10 +35,10 @@ def legal_move(code: int) -> dict[str, Any]:
     """A legal move as its canonical line with the parts a click selects: card, kind, value, targets."""
     return {
         "move": format_code(code),
-        "kind": KIND_NAMES[code & 3],
-        "card": card_name((code >> 2) & 63),
-        "value": (code >> 8) & 15,
-        "table": _names(code >> 12),
+        "kind": KIND_NAMES[code_kind(code)],
+        "card": card_name(code_card(code)),
+        "value": code_value(code),
+        "table": _names(code_table(code)),
     }
 
 
@@ -61,8 +61,8 @@ def _residue(hand: State) -> dict[str, Any]:
     to the last capturer; when nobody captured they stay and count for nobody (rule 8.1)."""
     taken = 0
     for code in hand.history():
-        if code & 3 == CAPTURE:
-            taken |= code >> 12 | 1 << ((code >> 2) & 63)
+        if code_kind(code) == CAPTURE:
+            taken |= code_cards(code)
     seat = hand.last_capturer if hand.last_capturer >= 0 else None
     return {"seat": seat, "cards": list(_names(FULL_DECK & ~taken))}
 
@@ -96,11 +96,10 @@ def finished_hands(live: LiveGame) -> list[dict[str, Any]]:
 
 
 def _table(view: View) -> dict[str, Any]:
-    values = ROYAL_VALUES if view.rules.royal else CLASSIC_VALUES
-    builds = []
-    for mask, value, owner in view.builds:
-        single = sum(values[c] for c in cards_of(mask)) == value
-        builds.append({"cards": _names(mask), "value": value, "owner": owner, "single": single})
+    builds = [
+        {"cards": _names(b.cards), "value": b.value, "owner": b.owner, "single": build_is_single(b)}
+        for b in view.builds
+    ]
     return {"loose": _names(view.loose), "builds": builds}
 
 

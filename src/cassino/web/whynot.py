@@ -25,7 +25,7 @@ from .. import movegen
 from ..cards import CardMask, card_name, cards_of
 from ..explain import Cards, Reason, build_value_reason, obligation_reason, reason_illegal
 from ..moves import code_card, code_table
-from ..state import BuildTuple, State
+from ..state import Build, State, build_is_single
 
 
 def build_key(mask: CardMask) -> str:
@@ -68,9 +68,9 @@ def why_not(state: State, seat: int) -> dict[str, Any]:
         for x in loose:
             if not taken >> x & 1:
                 missing[card_name(x)] = _loose_reason(public, card, rest, x).to_json()
-        for b in public.builds:
-            if not taken & b[0]:
-                missing[build_key(b[0])] = _build_reason(public, card, rest, b).to_json()
+        for build in public.builds:
+            if not taken & build.cards:
+                missing[build_key(build.cards)] = _build_reason(public, card, rest, build).to_json()
         if missing:
             table[card_name(card)] = missing
     return out
@@ -82,7 +82,12 @@ def _obligation(state: State, card: int, rest: CardMask, value: int, item: CardM
     take along (builds of the move's value could join it). Without one, nothing specific is known."""
     seat = state.to_move
     for b in state.builds:
-        if b[2] == seat and b[1] != value and not b[0] & along and movegen.capturing_cards(state, b[1], rest) == 0:
+        if (
+            b.owner == seat
+            and b.value != value
+            and not b.cards & along
+            and not movegen.capturing_cards(state, b.value, rest)
+        ):
             return obligation_reason(b, card, trail=False)
     return Reason.of("no_move_with", card=Cards.one(card), item=Cards.of(item))
 
@@ -129,7 +134,7 @@ def _loose_reason(state: State, card: int, rest: CardMask, x: int) -> Reason:
     return kept
 
 
-def _build_reason(state: State, card: int, rest: CardMask, build: BuildTuple) -> Reason:
+def _build_reason(state: State, card: int, rest: CardMask, build: Build) -> Reason:
     """Why no move of ``card`` takes, raises or joins ``build``."""
     values = state.values
     vc = values[card]
@@ -142,7 +147,7 @@ def _build_reason(state: State, card: int, rest: CardMask, build: BuildTuple) ->
     raised = value + vc
     if raised > state.rules.max_build:
         return Reason.of("build_not_in_sum", build_value=value, value=captures[0])
-    if sum(values[c] for c in cards_of(mask)) != value:
+    if not build_is_single(build):
         return Reason.of("build_frozen", value=value, build=Cards.of(mask))
     if owner == state.to_move and not state.rules.raise_own_build:
         return Reason.of("own_build_no_raise", value=value)

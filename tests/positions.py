@@ -1,0 +1,69 @@
+"""Cards and positions written by hand for tests: position JSON, builds, card masks.
+
+Shared by the worked examples, the reference's self-check, the scoring tests and ``make_golden.py``,
+so that a position means the same thing in all of them. The card list comes from the reference's
+ranks and suits, not the engine's, so the positions given to the reference do not lean on the
+engine being right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cassino.cards import parse_card
+from reference import RANKS, SUITS
+
+ALL_CARDS: list[str] = [rank + suit for rank in RANKS for suit in SUITS]
+"""Every card, in canonical order (NOTATION.md)."""
+
+
+def make_position(
+    table: list[Any],
+    hands: list[list[str]],
+    rules: dict[str, Any] | None = None,
+    to_move: int = 0,
+) -> dict[str, Any]:
+    """Make a legal position: the cards not on the table or in hands fill the stock."""
+    used = [card for hand in hands for card in hand]
+    for entry in table:
+        used += [entry] if isinstance(entry, str) else entry["cards"]
+    assert len(used) == len(set(used)), "duplicate card in a test position"
+    return {
+        "rules": {
+            "preset": "classic",
+            "players": len(hands),
+            "partnerships": False,
+            **(rules or {}),
+        },
+        "dealer": len(hands) - 1,
+        "to_move": to_move,
+        "table": table,
+        "hands": hands,
+        "stock": [card for card in ALL_CARDS if card not in used],
+        "captured": [[] for _ in hands],
+        "sweeps": [],
+        "last_capturer": None,
+        "scores": [0 for _ in hands],
+        "winner": None,
+    }
+
+
+def build(cards: list[str], value: int, owner: int) -> dict[str, Any]:
+    """Make a build object of the position JSON."""
+    return {"cards": cards, "value": value, "owner": owner}
+
+
+def mask(cards: str | Sequence[str]) -> int:
+    """A card mask of the engine from names (a space-separated string or a list)."""
+    names = cards.split() if isinstance(cards, str) else cards
+    out = 0
+    for name in names:
+        out |= 1 << parse_card(name)
+    return out
+
+
+def suit(letter: str, *, without: str = "") -> list[str]:
+    """Every card of a suit in canonical order, less some (space-separated names)."""
+    skip = without.split()
+    return [card for card in ALL_CARDS if card[1] == letter and card not in skip]
