@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from cassino.cards import parse_card
+from cassino.notation import position_from_json
+from cassino.state import State
 from reference import RANKS, SUITS
 
 ALL_CARDS: list[str] = [rank + suit for rank in RANKS for suit in SUITS]
@@ -67,3 +69,25 @@ def suit(letter: str, *, without: str = "") -> list[str]:
     """Every card of a suit in canonical order, less some (space-separated names)."""
     skip = without.split()
     return [card for card in ALL_CARDS if card[1] == letter and card not in skip]
+
+
+def scripted_position(
+    table: list[Any], hands: list[list[str]], rules: dict[str, Any] | None = None, captured: tuple[str, ...] = ()
+) -> State:
+    """A consistent position with seat 0 to move: every card not named is in the stock (or in
+    seat 1's pile when ``captured`` names it)."""
+    used = [c for hand in hands for c in hand] + list(captured)
+    for entry in table:
+        used += [entry] if isinstance(entry, str) else entry["cards"]
+    assert len(used) == len(set(used)), "a card named twice"
+    return position_from_json(
+        {
+            "rules": {"preset": "classic", "players": len(hands), **(rules or {})},
+            "dealer": len(hands) - 1,
+            "to_move": 0,
+            "table": table,
+            "hands": hands,
+            "stock": [c for c in ALL_CARDS if c not in used],
+            "captured": [[], list(captured)] + [[] for _ in hands[2:]],
+        }
+    )

@@ -11,8 +11,6 @@ every named check, each evaluated on its own, passes; and an illegal move's reas
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -34,35 +32,11 @@ from cassino.moves import (
     encode,
     parse_code,
 )
-from cassino.notation import position_from_json
 from cassino.partition import vector_of
+from positions import build, scripted_position
 from strategies import positions
 
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def position(table: list[Any], hands: list[list[str]], rules: dict[str, Any] | None = None) -> State:
-    """A consistent position with seat 0 to move; every card not named is in the stock."""
-    used = [c for hand in hands for c in hand]
-    for entry in table:
-        used += [entry] if isinstance(entry, str) else entry["cards"]
-    assert len(used) == len(set(used)), "a card named twice"
-    return position_from_json(
-        {
-            "rules": {"preset": "classic", "players": len(hands), **(rules or {})},
-            "dealer": len(hands) - 1,
-            "to_move": 0,
-            "table": table,
-            "hands": hands,
-            "stock": [c for c in CARD_NAMES if c not in used],
-            "captured": [[] for _ in hands],
-        }
-    )
-
-
-def build(cards: list[str], value: int, owner: int) -> dict[str, Any]:
-    """A build of the position JSON."""
-    return {"cards": cards, "value": value, "owner": owner}
 
 
 def card(name: str) -> int:
@@ -93,7 +67,7 @@ OWN_EIGHT = [build(["3c", "5d"], 8, 0)]
 
 
 def test_hand_over_and_in_hand() -> None:
-    state = position([], [["5h"], ["9s"]])
+    state = scripted_position([], [["5h"], ["9s"]])
     assert ck.check_hand_over(state) is None
     assert ck.check_in_hand(state, card("5h")) is None
     assert ck.check_in_hand(state, card("9s")) == Reason.of("not_in_hand", card=one("9s"), seat=0)
@@ -105,7 +79,7 @@ def test_hand_over_and_in_hand() -> None:
 
 
 def test_obligation_binds_the_last_capturing_card() -> None:
-    state = position(["2c", "6d", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]])
+    state = scripted_position(["2c", "6d", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]])
     play = Reason.of("last_card_may_not_play", value=8, build=some("3c 5d"), card=one("8c"))
     assert ck.check_obligation(state, card("8c"), mask("2c 6d")) == play
     assert ck.check_obligation(state, card("8c"), 0, trail=True) == Reason.of(
@@ -123,12 +97,12 @@ def test_obligation_binds_the_last_capturing_card() -> None:
 
 
 def test_obligation_is_free_with_a_second_capturing_card() -> None:
-    state = position(OWN_EIGHT, [["8c", "8h", "4d"], ["9h", "Kc", "Ks"]])
+    state = scripted_position(OWN_EIGHT, [["8c", "8h", "4d"], ["9h", "Kc", "Ks"]])
     assert ck.check_obligation(state, card("8c"), 0, trail=True) is None
 
 
 def test_a_partners_build_binds_nobody_else() -> None:
-    state = position([build(["3c", "5d"], 8, 2)], [["8c", "4d"], ["9h", "Kc"], ["2h", "2s"], ["Qh", "Qs"]])
+    state = scripted_position([build(["3c", "5d"], 8, 2)], [["8c", "4d"], ["9h", "Kc"], ["2h", "2s"], ["Qh", "Qs"]])
     assert ck.owned_builds(state, 0) == []
     assert ck.check_obligation(state, card("8c"), 0, trail=True) is None
 
@@ -137,11 +111,11 @@ def test_a_partners_build_binds_nobody_else() -> None:
 
 
 def test_an_owner_may_not_trail_unless_the_option_allows() -> None:
-    state = position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
+    state = scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
     assert ck.check_may_trail(state, 0) == Reason.of("owner_may_not_trail", value=8, build=some("3c 5d"))
     assert ck.check_may_trail(state, 1) is None
     assert not ck.may_trail(state.rules, ck.owned_builds(state, 0))
-    free = position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]], {"owner_may_trail": True})
+    free = scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]], {"owner_may_trail": True})
     assert ck.check_may_trail(free, 0) is None
 
 
@@ -155,7 +129,7 @@ def test_an_owner_may_not_trail_unless_the_option_allows() -> None:
     ],
 )
 def test_trail_restriction(restriction: str, can_capture: bool, expected: str | None) -> None:
-    state = position(["5c"], [["5d", "9s"], ["9h", "Kc"]], {"trail_restriction": restriction})
+    state = scripted_position(["5c"], [["5d", "9s"], ["9h", "Kc"]], {"trail_restriction": restriction})
     got = ck.check_trail_restriction(state, card("5d"), can_capture)
     assert got == (None if expected is None else Reason.of(expected, card=one("5d")))
     assert ck.trail_refusal(state, card("5d"), can_capture) == expected
@@ -167,7 +141,7 @@ def test_trail_restriction(restriction: str, can_capture: bool, expected: str | 
 
 
 def test_builds_whole_and_cards_on_the_table() -> None:
-    state = position(["5c", build(["3c", "5d"], 8, 1)], [["8c"], ["9h"]])
+    state = scripted_position(["5c", build(["3c", "5d"], 8, 1)], [["8c"], ["9h"]])
     assert ck.check_whole_builds(state, mask("3c")) == Reason.of("build_only_whole", value=8, build=some("3c 5d"))
     assert ck.check_whole_builds(state, mask("3c 5d 5c")) is None
     assert ck.check_on_table(state, mask("5c 3c 5d")) is None
@@ -185,7 +159,7 @@ def test_a_capture_or_build_takes_something() -> None:
 
 
 def test_capture_values() -> None:
-    classic = position(["5c", "Qs"], [["5h", "Qd", "Ad"], ["9h"]])
+    classic = scripted_position(["5c", "Qs"], [["5h", "Qd", "Ad"], ["9h"]])
     assert ck.check_capture_value(classic, card("5h"), 5) is None
     assert ck.check_capture_value(classic, card("Qd"), 0) is None
     assert ck.check_capture_value(classic, card("5h"), 0) == Reason.of("pairing_value_is_number", card=one("5h"))
@@ -196,7 +170,7 @@ def test_capture_values() -> None:
         "capture_value", card=one("5h"), allowed=5, value=7
     )
     assert ck.capture_values(classic, card("Ad")) == (1,)
-    royal = position(["5c"], [["Ad", "3c"], ["9h", "9s"]], {"preset": "royal"})
+    royal = scripted_position(["5c"], [["Ad", "3c"], ["9h", "9s"]], {"preset": "royal"})
     assert ck.capture_values(royal, card("Ad")) == (1, 14)
     assert ck.check_capture_value(royal, card("Ad"), 14) is None
     assert ck.check_capture_value(royal, card("Ad"), 5) == Reason.of("capture_value_ace", card=one("Ad"), value=5)
@@ -226,24 +200,24 @@ def test_capture_values() -> None:
     ],
 )
 def test_court_capture(mode: str, table: list[str], taken: str, expected: Reason | None) -> None:
-    state = position(table, [["Qd"], ["9h"]], {"court_capture": mode})
+    state = scripted_position(table, [["Qd"], ["9h"]], {"court_capture": mode})
     assert ck.check_court_capture(state, card("Qd"), 0, mask(taken)) == expected
     same = state.loose & mask("Qc Qh Qs")
     assert (mask(taken) in ck.court_choices(mode, same)) == (expected is None)
 
 
 def test_court_pairing_never_takes_a_build() -> None:
-    state = position(["Qs", build(["3d", "4c"], 7, 1)], [["Qd"], ["9h"]])
+    state = scripted_position(["Qs", build(["3d", "4c"], 7, 1)], [["Qd"], ["9h"]])
     assert ck.check_court_capture(state, card("Qd"), 0, mask("Qs 3d 4c")) == Reason.of("court_pairs_only")
 
 
 def test_capture_groups() -> None:
-    state = position(["2h", "Kd", build(["3d", "4c"], 7, 1)], [["9s", "7h"], ["9h", "9c"]])
+    state = scripted_position(["2h", "Kd", build(["3d", "4c"], 7, 1)], [["9s", "7h"], ["9h", "9c"]])
     assert ck.check_builds_in_sum(state, 9, mask("2h 3d 4c")) == Reason.of("build_not_in_sum", build_value=7, value=9)
     assert ck.check_builds_in_sum(state, 7, mask("3d 4c")) is None
     assert ck.check_loose_numbers(state, 9, mask("Kd")) == Reason.of("loose_court_no_value", card=one("Kd"))
     assert ck.check_loose_numbers(state, 0, mask("Kd")) is None  # a pairing: check_court_capture's business
-    table = position(["Ah", "2d", "3h", "5d", "6c", "8s"], [["8c", "Kd"], ["9h", "9s"]])
+    table = scripted_position(["Ah", "2d", "3h", "5d", "6c", "8s"], [["8c", "Kd"], ["9h", "9s"]])
     assert ck.check_capture_split(table, 8, mask("8s 6c 2d 5d 3h")) is None
     assert ck.check_capture_split(table, 8, mask("Ah 2d 3h 5d 6c 8s")) == Reason.of(
         "capture_no_split", cards=some("Ah 2d 3h 5d 6c 8s"), value=8
@@ -252,7 +226,7 @@ def test_capture_groups() -> None:
 
 def test_maximal_captures() -> None:
     rules = {"capture_must_be_maximal": True}
-    state = position(["Ac", "2c", "3c", "3d", "4c", "5c"], [["6h"], ["9h"]], rules)
+    state = scripted_position(["Ac", "2c", "3c", "3d", "4c", "5c"], [["6h"], ["9h"]], rules)
     assert ck.check_capture_maximal(state, card("6h"), 6, mask("Ac 2c 3c")) == Reason.of(
         "capture_not_maximal", card=one("6h"), value=6
     )
@@ -260,10 +234,10 @@ def test_maximal_captures() -> None:
     for code in legal:
         assert state.is_legal(code)
         assert ck.check_capture_maximal(state, card("6h"), 6, code_table(code)) is None
-    free = position(["Ac", "2c", "3c", "3d", "4c", "5c"], [["6h"], ["9h"]])
+    free = scripted_position(["Ac", "2c", "3c", "3d", "4c", "5c"], [["6h"], ["9h"]])
     assert ck.check_capture_maximal(free, card("6h"), 6, mask("Ac 2c 3c")) is None
     # Every build of the value goes too, and the loose groups with it.
-    builds = position(["2c", "4d", build(["3c", "3d"], 6, 1)], [["6h"], ["9h"]], rules)
+    builds = scripted_position(["2c", "4d", build(["3c", "3d"], 6, 1)], [["6h"], ["9h"]], rules)
     short = Reason.of("capture_not_maximal", card=one("6h"), value=6)
     assert ck.check_capture_maximal(builds, card("6h"), 6, mask("3c 3d")) == short
     assert ck.check_capture_maximal(builds, card("6h"), 6, mask("2c 4d")) == short
@@ -275,7 +249,7 @@ def test_maximal_captures() -> None:
 
 
 def test_build_card_and_value() -> None:
-    state = position(["5c", "Kd"], [["3d", "8h", "Qd"], ["9h", "9s", "9c"]])
+    state = scripted_position(["5c", "Kd"], [["3d", "8h", "Qd"], ["9h", "9s", "9c"]])
     rest = state.hands[0] & ~(1 << card("3d"))
     assert ck.check_card_builds(state, card("Qd")) == Reason.of("court_never_builds", card=one("Qd"))
     assert ck.check_card_builds(state, card("3d")) is None
@@ -285,7 +259,7 @@ def test_build_card_and_value() -> None:
     assert ck.check_build_value(state, card("3d"), 9, rest) == Reason.of("build_keep_card", value=9, card=one("3d"))
     assert ck.check_build_loose(state, mask("5c Kd")) == Reason.of("build_court_card", card=one("Kd"))
     assert ck.check_build_loose(state, mask("5c")) is None
-    royal = position(["Kc"], [["Ah", "3c"], ["9h", "9s"]], {"preset": "royal"})
+    royal = scripted_position(["Kc"], [["Ah", "3c"], ["9h", "9s"]], {"preset": "royal"})
     assert ck.check_build_value(royal, card("Ah"), 14, mask("3c")) == Reason.of(
         "build_keep_ace", value=14, card=one("Ah")
     )
@@ -295,7 +269,7 @@ def test_build_targets_are_the_values_the_check_allows() -> None:
     """The generator's cached targets are the values ``check_build_value`` lets through (at least
     the played card's value), for every card of some hands under every rule family."""
     for preset, hand in (("classic", "3d 3h 8h Td"), ("royal", "Ad 3h Ks Qs"), ("royal", "Ad Ah 7c")):
-        state = position([], [hand.split(), ["9c"]], {"preset": preset, "royal_ace_high": True})
+        state = scripted_position([], [hand.split(), ["9c"]], {"preset": preset, "royal_ace_high": True})
         hand_mask = mask(hand)
         numeral = ck.numeral_cards(state)
         targets = ck.build_targets(vector_of(hand_mask & numeral), state.rules.max_build)
@@ -307,26 +281,30 @@ def test_build_targets_are_the_values_the_check_allows() -> None:
 
 
 def test_raises() -> None:
-    frozen = position(["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "8d", "Td"], ["9h", "9s", "9c", "9d"]])
+    frozen = scripted_position(
+        ["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "8d", "Td"], ["9h", "9s", "9c", "9d"]]
+    )
     assert ck.check_raise(frozen, 10, mask("3c 5d 8h")) == Reason.of("build_frozen", value=8, build=some("3c 5d 8h"))
     assert ck.check_raise(frozen, 8, mask("3c 5d 8h")) is None  # joined at its value, not raised
-    own = position([build(["3c", "3d"], 6, 0)], [["2h", "8s", "6d"], ["9h", "9s", "9c"]], {"raise_own_build": False})
+    own = scripted_position(
+        [build(["3c", "3d"], 6, 0)], [["2h", "8s", "6d"], ["9h", "9s", "9c"]], {"raise_own_build": False}
+    )
     assert ck.check_raise(own, 8, mask("3c 3d")) == Reason.of("own_build_no_raise", value=6)
     assert ck.raise_refusal(own, mask("3c 3d"), 6, 1) is None  # somebody else's
-    two = position([build(["Ac", "2c"], 3, 1), build(["Ad", "3d"], 4, 1)], [["2h", "6s"], ["9h", "9s"]])
+    two = scripted_position([build(["Ac", "2c"], 3, 1), build(["Ad", "3d"], 4, 1)], [["2h", "6s"], ["9h", "9s"]])
     assert ck.check_one_raise(two, 6, mask("Ac 2c Ad 3d")) == Reason.of("raise_one_build")
     assert ck.check_one_raise(two, 6, mask("Ac 2c")) is None
 
 
 def test_raise_extra_and_loose_cards() -> None:
-    state = position(["2h", build(["Ac", "4d"], 5, 1)], [["3s", "8c", "Td"], ["9h", "9s", "9c"]])
+    state = scripted_position(["2h", build(["Ac", "4d"], 5, 1)], [["3s", "8c", "Td"], ["9h", "9s", "9c"]])
     assert ck.raise_extra(state.rules, 5, 3, 8) == 0
     assert ck.raise_extra(state.rules, 5, 3, 10) is None
     assert ck.check_raise_loose(state, card("3s"), 10, mask("Ac 2h 4d")) == Reason.of(
         "raise_no_loose", value=5, card=one("3s"), total=8, target=10
     )
     assert ck.check_raise_loose(state, card("3s"), 8, mask("Ac 4d")) is None
-    helped = position(
+    helped = scripted_position(
         ["2h", build(["Ac", "4d"], 5, 1)], [["3s", "8c", "Td"], ["9h", "9s", "9c"]], {"table_cards_may_raise": True}
     )
     assert ck.raise_extra(helped.rules, 5, 3, 10) == 8
@@ -336,34 +314,36 @@ def test_raise_extra_and_loose_cards() -> None:
 
 
 def test_one_build_per_value() -> None:
-    state = position(["2h", build(["3c", "3d"], 6, 1)], [["4s", "6h"], ["9h", "9s"]])
+    state = scripted_position(["2h", build(["3c", "3d"], 6, 1)], [["4s", "6h"], ["9h", "9s"]])
     assert ck.check_one_build_per_value(state, 6, mask("2h")) == Reason.of(
         "build_value_taken", value=6, build=some("3c 3d")
     )
     assert ck.check_one_build_per_value(state, 6, mask("2h 3c 3d")) is None
-    eight = position(["4h", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]])
+    eight = scripted_position(["4h", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]])
     assert ck.check_one_build_per_value(eight, 8, mask("4h")) == Reason.of(
         "build_value_taken_an", value=8, build=some("3c 5d")
     )
-    twice = position(["2h", build(["3c", "3d"], 6, 1)], [["4s", "6h"], ["9h", "9s"]], {"duplicate_value_builds": True})
+    twice = scripted_position(
+        ["2h", build(["3c", "3d"], 6, 1)], [["4s", "6h"], ["9h", "9s"]], {"duplicate_value_builds": True}
+    )
     assert ck.check_one_build_per_value(twice, 6, mask("2h")) is None
     assert twice.is_legal("build 4s 6: 2h")
 
 
 def test_build_split() -> None:
-    state = position(["5c"], [["3d", "7h", "8s"], ["9h", "9s", "9c"]])
+    state = scripted_position(["5c"], [["3d", "7h", "8s"], ["9h", "9s", "9c"]])
     assert ck.check_build_split(state, card("3d"), 8, mask("5c")) is None
     assert ck.check_build_split(state, card("3d"), 7, mask("5c")) == Reason.of(
         "build_no_split", card=one("3d"), cards=some("5c"), value=7
     )
     # Five onto five: single (10) needs a ten, multiple (5) is two groups of five.
-    fives = position(["5c"], [["5d", "5h", "Ts"], ["9h", "9s", "9c"]])
+    fives = scripted_position(["5c"], [["5d", "5h", "Ts"], ["9h", "9s", "9c"]])
     assert ck.check_build_split(fives, card("5d"), 10, mask("5c")) is None
     assert ck.check_build_split(fives, card("5d"), 5, mask("5c")) is None
 
 
 def test_whole_builds_choices() -> None:
-    state = position(
+    state = scripted_position(
         [build(["Ac", "2c"], 3, 1), build(["Ad", "2d"], 3, 1), build(["3h", "4h"], 7, 1)], [["3s", "3c"], ["9h"]]
     )
     a, b = mask("Ac 2c"), mask("Ad 2d")

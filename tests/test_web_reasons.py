@@ -27,41 +27,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cassino import State, make_rules
-from cassino.cards import CARD_NAMES, card_name, cards_of, parse_card
+from cassino.cards import card_name, cards_of, parse_card
 from cassino.explain import REASON_TEXTS, Cards, Rank, Reason, explain_card, explain_illegal, reason_illegal
 from cassino.moves import BUILD, CAPTURE, MoveCode, encode, parse_code
-from cassino.notation import position_from_json
 from cassino.web import create_app, i18n
 from cassino.web.whynot import build_key, why_not
+from positions import build, scripted_position
 from strategies import positions
 from web_support import claim_seats
-
-
-def position(
-    table: list[Any], hands: list[list[str]], rules: dict[str, Any] | None = None, captured: tuple[str, ...] = ()
-) -> State:
-    """A consistent position with seat 0 to move: every card not named is in the stock (or in
-    seat 1's pile when ``captured`` names it)."""
-    used = [c for hand in hands for c in hand] + list(captured)
-    for entry in table:
-        used += [entry] if isinstance(entry, str) else entry["cards"]
-    assert len(used) == len(set(used)), "a card named twice"
-    return position_from_json(
-        {
-            "rules": {"preset": "classic", "players": len(hands), **(rules or {})},
-            "dealer": len(hands) - 1,
-            "to_move": 0,
-            "table": table,
-            "hands": hands,
-            "stock": [c for c in CARD_NAMES if c not in used],
-            "captured": [[], list(captured)] + [[] for _ in hands[2:]],
-        }
-    )
-
-
-def build(cards: list[str], value: int, owner: int) -> dict[str, Any]:
-    """A build of the position JSON."""
-    return {"cards": cards, "value": value, "owner": owner}
 
 
 def card(name: str) -> int:
@@ -98,215 +71,219 @@ ENGINE_CASES: list[tuple[str, State, MoveCode, str]] = [
     ("hand_over", hand_over_state(), parse_code("trail 5h"), "the hand is over: no move is left to play"),
     (
         "not_in_hand",
-        position([], [["5h"], ["9s"]]),
+        scripted_position([], [["5h"], ["9s"]]),
         parse_code("trail 9s"),
         "9s is not in the hand of seat 0, the player to move",
     ),
     (
         "last_card_may_not_trail",
-        position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]]),
+        scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]]),
         parse_code("trail 8c"),
         "you own the 8-build (3c 5d) and 8c is your last card that can take it: "
         "you may not trail it unless the move takes that build along (rule 7.2)",
     ),
     (
         "last_card_may_not_play",
-        position(["2c", "6d", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]]),
+        scripted_position(["2c", "6d", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]]),
         parse_code("build 8c 8: 2c 6d"),
         "you own the 8-build (3c 5d) and 8c is your last card that can take it: "
         "you may not play it unless the move takes that build along (rule 7.2)",
     ),
     (
         "owner_may_not_trail",
-        position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]]),
+        scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]]),
         parse_code("trail 4d"),
         "you own the 8-build (3c 5d), so you may not trail (rule 7.1)",
     ),
     (
         "trail_rank_on_table",
-        position(["5c"], [["5d", "9s"], ["9h", "Kc"]], {"trail_restriction": "no_rank_match"}),
+        scripted_position(["5c"], [["5d", "9s"], ["9h", "Kc"]], {"trail_restriction": "no_rank_match"}),
         parse_code("trail 5d"),
         "a loose card of the same rank as 5d is on the table, so it may not be trailed (trail_restriction no_rank_match)",
     ),
     (
         "trail_can_capture",
-        position(["5c"], [["5d", "9s"], ["9h", "Kc"]], {"trail_restriction": "no_capturing_card"}),
+        scripted_position(["5c"], [["5d", "9s"], ["9h", "Kc"]], {"trail_restriction": "no_capturing_card"}),
         parse_code("trail 5d"),
         "5d can capture, so it may not be trailed (trail_restriction no_capturing_card)",
     ),
     (
         "build_only_whole",
-        position([build(["3c", "5d"], 8, 1)], [["8c"], ["9h"]]),
+        scripted_position([build(["3c", "5d"], 8, 1)], [["8c"], ["9h"]]),
         parse_code("capture 8c 8: 3c"),
         "the 8-build (3c 5d) can only be taken or joined whole",
     ),
     (
         "not_on_table_one",
-        position(["5c"], [["8c"], ["9h"]]),
+        scripted_position(["5c"], [["8c"], ["9h"]]),
         parse_code("capture 8c 8: 9d"),
         "9d is not on the table",
     ),
     (
         "not_on_table_many",
-        position(["5c"], [["8c"], ["9h"]]),
+        scripted_position(["5c"], [["8c"], ["9h"]]),
         parse_code("capture 8c 8: 9h 9d"),
         "9d 9h are not on the table",
     ),
     (
         "pairing_value_is_number",
-        position(["5c"], [["5h"], ["9h"]]),
+        scripted_position(["5c"], [["5h"], ["9h"]]),
         encode(CAPTURE, card("5h"), 0, mask("5c")),
         "5h is a numeral card: write its capture value as a number, not a rank letter",
     ),
     (
         "court_pairs_only",
-        position(["Qs", "5c"], [["Qd"], ["9h"]]),
+        scripted_position(["Qs", "5c"], [["Qd"], ["9h"]]),
         parse_code("capture Qd Q: 5c"),
         "a court card captures only loose cards of its own rank by pairing (rule 5.3)",
     ),
     (
         "court_capture_one",
-        position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]]),
+        scripted_position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]]),
         parse_code("capture Qd Q: Qh Qs"),
         "Qd takes exactly one loose Q, not 2 (court_capture one)",
     ),
     (
         "court_capture_all",
-        position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]], {"court_capture": "all"}),
+        scripted_position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]], {"court_capture": "all"}),
         parse_code("capture Qd Q: Qh"),
         "Qd must take every loose Q (2), not 1 (court_capture all)",
     ),
     (
         "court_capture_one_or_three",
-        position(["Qc", "Qh", "Qs"], [["Qd"], ["9h"]], {"court_capture": "one_or_three"}),
+        scripted_position(["Qc", "Qh", "Qs"], [["Qd"], ["9h"]], {"court_capture": "one_or_three"}),
         parse_code("capture Qd Q: Qh Qs"),
         "Qd takes one loose Q, or all three when exactly three are loose (court_capture one_or_three)",
     ),
     (
         "court_has_no_number",
-        position(["Qs"], [["Qd"], ["9h"]]),
+        scripted_position(["Qs"], [["Qd"], ["9h"]]),
         parse_code("capture Qd 12: Qs"),
         "Qd is a court card: under classic values it has no number and captures only by pairing, "
         "e.g. 'capture Qd Q: ...'",
     ),
     (
         "capture_value",
-        position(["3h", "4d"], [["8c"], ["9h"]]),
+        scripted_position(["3h", "4d"], [["8c"], ["9h"]]),
         parse_code("capture 8c 7: 3h 4d"),
         "8c captures as 8, not 7",
     ),
     (
         "capture_value_ace",
-        position(["5c"], [["Ad", "3c"], ["9h", "9s"]], {"preset": "royal"}),
+        scripted_position(["5c"], [["Ad", "3c"], ["9h", "9s"]], {"preset": "royal"}),
         parse_code("capture Ad 5: 5c"),
         "Ad captures as 1 or 14, not 5",
     ),
     (
         "build_not_in_sum",
-        position(["2h", build(["3d", "4c"], 7, 1)], [["9s", "7h"], ["9h", "9c"]]),
+        scripted_position(["2h", build(["3d", "4c"], 7, 1)], [["9s", "7h"], ["9h", "9c"]]),
         parse_code("capture 9s 9: 2h 3d 4c"),
         "a build is taken whole by a card of its own value: the 7-build cannot be taken as 9 "
         "(a build is never part of a sum)",
     ),
     (
         "loose_court_no_value",
-        position(["Kd"], [["8c"], ["9h"]]),
+        scripted_position(["Kd"], [["8c"], ["9h"]]),
         parse_code("capture 8c 8: Kd"),
         "Kd is a court card: it has no value and can only be paired by a card of its rank",
     ),
     (
         "capture_no_split",
-        position(["Ah", "2d", "3h", "5d", "6c", "8s"], [["8c", "Kd"], ["9h", "9s"]]),
+        scripted_position(["Ah", "2d", "3h", "5d", "6c", "8s"], [["8c", "Kd"], ["9h", "9s"]]),
         parse_code("capture 8c 8: Ah 2d 3h 5d 6c 8s"),
         "the loose cards Ah 2d 3h 5d 6c 8s cannot be split into groups each worth 8",
     ),
     (
         "capture_not_maximal",
-        position(["Ac", "2c", "3c", "3d", "4c", "5c"], [["6h"], ["9h"]], {"capture_must_be_maximal": True}),
+        scripted_position(["Ac", "2c", "3c", "3d", "4c", "5c"], [["6h"], ["9h"]], {"capture_must_be_maximal": True}),
         parse_code("capture 6h 6: Ac 2c 3c"),
         "a capture with 6h as 6 that takes more cards exists, and captures must be maximal (capture_must_be_maximal)",
     ),
     (
         "court_never_builds",
-        position(["5c"], [["Qd", "8h"], ["9h", "9s"]]),
+        scripted_position(["5c"], [["Qd", "8h"], ["9h", "9s"]]),
         parse_code("build Qd 8: 5c"),
         "Qd is a court card, and court cards never build under classic values (rule 6.1)",
     ),
     (
         "build_value_range",
-        position(["5c"], [["8h"], ["9h"]]),
+        scripted_position(["5c"], [["8h"], ["9h"]]),
         parse_code("build 8h 13: 5c"),
         "a build's value must be 2..10 under these rules, not 13 (rule 6.1)",
     ),
     (
         "build_keep_card",
-        position(["5c"], [["3d", "9s"], ["9h", "9c"]]),
+        scripted_position(["5c"], [["3d", "9s"], ["9h", "9c"]]),
         parse_code("build 3d 8: 5c"),
         "to build 8 you must keep a card worth 8 in your hand after playing 3d (rule 6.2)",
     ),
     (
         "build_keep_ace",
-        position(["Kc"], [["Ah", "3c"], ["9h", "9s"]], {"preset": "royal"}),
+        scripted_position(["Kc"], [["Ah", "3c"], ["9h", "9s"]], {"preset": "royal"}),
         parse_code("build Ah 14: Kc"),
         "to build 14 you must keep an ace in your hand after playing Ah (rule 6.2)",
     ),
     (
         "build_court_card",
-        position(["5c", "Kd"], [["3d", "8h"], ["9h", "9s"]]),
+        scripted_position(["5c", "Kd"], [["3d", "8h"], ["9h", "9s"]]),
         parse_code("build 3d 8: 5c Kd"),
         "Kd is a court card and cannot be built (rule 6.1)",
     ),
     (
         "capture_needs_table",
-        position(["5c"], [["3d", "8h"], ["9h", "9s"]]),
+        scripted_position(["5c"], [["3d", "8h"], ["9h", "9s"]]),
         encode(CAPTURE, card("3d"), 3, 0),
         "a capture must take at least one table card or build; to just lay the card down, trail it",
     ),
     (
         "build_needs_table",
-        position(["5c"], [["3d", "8h"], ["9h", "9s"]]),
+        scripted_position(["5c"], [["3d", "8h"], ["9h", "9s"]]),
         encode(BUILD, card("3d"), 8, 0),
         "a build must use at least one table card or build; to just lay the card down, trail it",
     ),
     (
         "build_frozen",
-        position(["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "8d", "Td"], ["9h", "9s", "9c", "9d"]]),
+        scripted_position(
+            ["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "8d", "Td"], ["9h", "9s", "9c", "9d"]]
+        ),
         parse_code("build 2s 10: 3c 5d 8h"),
         "the 8-build (3c 5d 8h) is a multiple build: it is frozen and can only join whole as a group of 8 (rule 6.5)",
     ),
     (
         "own_build_no_raise",
-        position([build(["3c", "3d"], 6, 0)], [["2h", "8s", "6d"], ["9h", "9s", "9c"]], {"raise_own_build": False}),
+        scripted_position(
+            [build(["3c", "3d"], 6, 0)], [["2h", "8s", "6d"], ["9h", "9s", "9c"]], {"raise_own_build": False}
+        ),
         parse_code("build 2h 8: 3c 3d"),
         "you own the 6-build and may not raise it (raise_own_build is off)",
     ),
     (
         "raise_one_build",
-        position([build(["Ac", "2c"], 3, 1), build(["Ad", "3d"], 4, 1)], [["2h", "6s"], ["9h", "9s"]]),
+        scripted_position([build(["Ac", "2c"], 3, 1), build(["Ad", "3d"], 4, 1)], [["2h", "6s"], ["9h", "9s"]]),
         parse_code("build 2h 6: Ac 2c Ad 3d"),
         "one played card can raise at most one build",
     ),
     (
         "build_value_taken",
-        position(["2h", build(["3c", "3d"], 6, 1)], [["4s", "6h"], ["9h", "9s"]]),
+        scripted_position(["2h", build(["3c", "3d"], 6, 1)], [["4s", "6h"], ["9h", "9s"]]),
         parse_code("build 4s 6: 2h"),
         "there is already a 6-build (3c 3d): add to it by including it, since only one build per value may stand (rule 6.7)",
     ),
     (
         "build_value_taken_an",
-        position(["4h", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]]),
+        scripted_position(["4h", *OWN_EIGHT], [["8c", "4d"], ["9h", "Kc"]]),
         parse_code("build 4d 8: 4h"),
         "there is already an 8-build (3c 5d): add to it by including it, since only one build per value may stand (rule 6.7)",
     ),
     (
         "raise_no_loose",
-        position(["2h", build(["Ac", "4d"], 5, 1)], [["3s", "8c", "Td"], ["9h", "9s", "9c"]]),
+        scripted_position(["2h", build(["Ac", "4d"], 5, 1)], [["3s", "8c", "Td"], ["9h", "9s", "9c"]]),
         parse_code("build 3s 10: Ac 2h 4d"),
         "raising the 5-build with 3s makes 8, not 10; loose cards never help to raise (table_cards_may_raise is off)",
     ),
     (
         "build_no_split",
-        position(["5c"], [["3d", "7h"], ["9h", "9s"]]),
+        scripted_position(["5c"], [["3d", "7h"], ["9h", "9s"]]),
         parse_code("build 3d 7: 5c"),
         "3d with 5c cannot be split into groups each worth 7, one of them holding 3d (rule 6.3)",
     ),
@@ -341,7 +318,7 @@ def test_every_code_is_tested_and_worded_once() -> None:
 
 def test_explain_card_still_explains_a_card() -> None:
     """The command line's card query: what a card can do, or the reason it can do nothing."""
-    state = position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
+    state = scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
     assert (
         explain_card(state, "4d")
         == "4d has no legal move: you own the 8-build (3c 5d), so you may not trail (rule 7.1)"
@@ -356,13 +333,13 @@ def test_explain_card_still_explains_a_card() -> None:
 
 def test_reason_json_has_code_params_and_text() -> None:
     """Ints stay ints, cards are ``{"cards": [...]}`` (one card too), ranks ``{"rank": "Q"}``."""
-    state = position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
+    state = scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
     assert reason_illegal(state, parse_code("trail 4d")).to_json() == {
         "code": "owner_may_not_trail",
         "params": {"value": 8, "build": {"cards": ["3c", "5d"]}},
         "text": "you own the 8-build (3c 5d), so you may not trail (rule 7.1)",
     }
-    state = position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]])
+    state = scripted_position(["Qs", "Qh"], [["Qd", "3c"], ["9h", "9s"]])
     assert reason_illegal(state, parse_code("capture Qd Q: Qh Qs")).to_json() == {
         "code": "court_capture_one",
         "params": {"card": {"cards": ["Qd"]}, "rank": {"rank": "Q"}, "taken": 2},
@@ -440,7 +417,7 @@ def test_why_not_a_card_blocked_by_owning_a_build() -> None:
     """Example 9 with a king: the king captures nothing and may not trail, since seat 0 owns the
     8-build; the 8 may only take the build, so the loose 4 is no use to it (no 4 joins it to 8, and
     8 + 4 is too high to build)."""
-    state = position(["4h", *OWN_EIGHT], [["8c", "4d", "Kd"], ["9h", "9s", "9c"]])
+    state = scripted_position(["4h", *OWN_EIGHT], [["8c", "4d", "Kd"], ["9h", "9s", "9c"]])
     assert why_not(state, 0) == {
         "cards": {"Kd": reason("owner_may_not_trail", value=8, build=["3c", "5d"])},
         "table": {"8c": {"4h": reason("capture_no_group", value=8, loose=["4h"], card=["8c"])}},
@@ -450,7 +427,7 @@ def test_why_not_a_card_blocked_by_owning_a_build() -> None:
 def test_why_not_the_owners_obligation_on_a_table_card() -> None:
     """The 8 could build 10 with the loose 2 (the ten is kept), but it is the last card that takes
     seat 0's 8-build, so every move of it must take that build along (7.2)."""
-    state = position(["2c", *OWN_EIGHT], [["8c", "Td"], ["9h", "9s"]])
+    state = scripted_position(["2c", *OWN_EIGHT], [["8c", "Td"], ["9h", "9s"]])
     assert why_not(state, 0) == {
         "cards": {"Td": reason("owner_may_not_trail", value=8, build=["3c", "5d"])},
         "table": {"8c": {"2c": reason("last_card_may_not_play", value=8, build=["3c", "5d"], card=["8c"])}},
@@ -461,7 +438,7 @@ def test_why_not_table_cards_that_do_not_sum() -> None:
     """On a 5, a 2 would build 7 but no 7 is kept (6.2), and a 9 would need a loose 4 to take it.
     On a 3 and a 9, an 8 finds no 5 for the 3 and cannot take or build with the 9 (17); the jack
     has no value; the king pairs only with a king."""
-    state = position(["5c"], [["2d", "9s"], ["Th", "Ts"]])
+    state = scripted_position(["5c"], [["2d", "9s"], ["Th", "Ts"]])
     assert why_not(state, 0) == {
         "cards": {},
         "table": {
@@ -469,7 +446,7 @@ def test_why_not_table_cards_that_do_not_sum() -> None:
             "9s": {"5c": reason("capture_no_group", value=9, loose=["5c"], card=["9s"])},
         },
     }
-    state = position(["3h", "9h", "Jd"], [["8c", "Kd"], ["Th", "Ts"]])
+    state = scripted_position(["3h", "9h", "Jd"], [["8c", "Kd"], ["Th", "Ts"]])
     assert why_not(state, 0)["table"] == {
         "8c": {
             "3h": reason("capture_no_group", value=8, loose=["3h"], card=["8c"]),
@@ -482,7 +459,7 @@ def test_why_not_table_cards_that_do_not_sum() -> None:
 
 def test_why_not_a_build_key() -> None:
     """Example 4: the 9 cannot take the 7-build (nor raise it to 16), nor the loose 2 (no 7 loose)."""
-    state = position(["2h", build(["4c", "3d"], 7, 1)], [["9s", "7h"], ["9h", "9c"]])
+    state = scripted_position(["2h", build(["4c", "3d"], 7, 1)], [["9s", "7h"], ["9h", "9c"]])
     key = build_key(mask("3d", "4c"))
     assert key == "build:3d 4c"
     assert why_not(state, 0) == {
@@ -498,13 +475,13 @@ def test_why_not_a_build_key() -> None:
 
 def test_why_not_builds_that_cannot_be_raised() -> None:
     """Example 8's frozen multiple build, and a raise that needs a card the hand lacks."""
-    state = position(["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "Td"], ["9h", "9s", "9c"]])
+    state = scripted_position(["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "Td"], ["9h", "9s", "9c"]])
     assert why_not(state, 0)["table"] == {
         "Td": {"6s": reason("capture_no_group", value=10, loose=["6s"], card=["Td"]),
                "build:3c 5d 8h": reason("build_not_in_sum", build_value=8, value=10)},
         "8c": {"6s": reason("capture_no_group", value=8, loose=["6s"], card=["8c"])},
     }  # fmt: skip
-    state = position([build(["2c", "3c"], 5, 1)], [["Ac", "4h"], ["9h", "9s"]])
+    state = scripted_position([build(["2c", "3c"], 5, 1)], [["Ac", "4h"], ["9h", "9s"]])
     assert why_not(state, 0)["table"] == {
         "Ac": {"build:2c 3c": reason("build_keep_card", value=6, card=["Ac"])},
         "4h": {"build:2c 3c": reason("build_keep_card", value=9, card=["4h"])},
@@ -514,7 +491,7 @@ def test_why_not_builds_that_cannot_be_raised() -> None:
 def test_why_not_is_empty_when_the_hand_is_over_and_refuses_another_seat() -> None:
     assert why_not(hand_over_state(), 0) == {"cards": {}, "table": {}}
     with pytest.raises(ValueError, match="not to move"):
-        why_not(position(["5c"], [["2d"], ["9h"]]), 1)
+        why_not(scripted_position(["5c"], [["2d"], ["9h"]]), 1)
 
 
 def items_of(state: State) -> dict[str, int]:
