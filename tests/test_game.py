@@ -232,3 +232,19 @@ def test_illegal_moves_of_rules_example_9() -> None:
     legal = {str(m) for m in state.legal_moves()}
     assert {"capture 8s 8: 2c 6c", "build 4d 8: 2c 4h 6c"} <= legal
     assert not legal & set(refused)
+
+
+def test_the_undo_record_names_fields_of_the_state_and_records_who_moved() -> None:
+    """``push`` saves ``UNDO_FIELDS`` by name and ``pop`` unpacks them in that order: each is a
+    field of ``State``, and ``movers`` reads the seat that moved from the record."""
+    from cassino.state import UNDO_FIELDS, State
+
+    assert set(UNDO_FIELDS) <= set(State.__slots__)
+    assert UNDO_FIELDS[9] == "to_move"
+    game = Game(make_rules("classic", players=3), seed=5)
+    rng = random.Random(1)
+    seats = []
+    for _ in range(7):
+        seats.append(game.state.to_move)
+        game.play(random_move(game, rng))
+    assert game.state.movers() == seats

@@ -190,6 +190,13 @@ def test_gymnasium_bad_settings(kwargs: dict[str, Any], message: str) -> None:
         CasinoGymEnv(**kwargs)
 
 
+@pytest.mark.parametrize("make", [CasinoGymEnv, raw_env])
+def test_a_misspelt_rule_keyword_is_named(make: Any) -> None:
+    """The rule keywords travel as ``**rule_args``: a misspelt one is refused by name, not ignored."""
+    with pytest.raises(TypeError, match="unexpected keyword 'player': the rule keywords are rules, preset, players"):
+        make(player=3)
+
+
 def test_table_refuses_steps_after_the_end() -> None:
     table = Table(make_rules("classic"))
     table.reset(1)

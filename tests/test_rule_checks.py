@@ -33,6 +33,7 @@ from cassino.moves import (
     parse_code,
 )
 from cassino.partition import vector_of
+from cassino.state import Build
 from positions import build, scripted_position
 from strategies import positions
 
@@ -290,7 +291,10 @@ def test_raises() -> None:
         [build(["3c", "3d"], 6, 0)], [["2h", "8s", "6d"], ["9h", "9s", "9c"]], {"raise_own_build": False}
     )
     assert ck.check_raise(own, 8, mask("3c 3d")) == Reason.of("own_build_no_raise", value=6)
-    assert ck.raise_refusal(own, mask("3c 3d"), 6, 1) is None  # somebody else's
+    assert ck.raise_refusal(own, Build(mask("3c 3d"), 6, 1)) is None  # somebody else's
+    assert ck.raise_reason(own, Build(mask("3c 3d"), 6, 0)) == Reason.of("own_build_no_raise", value=6)
+    assert ck.build_is_single(Build(mask("3c 3d"), 6, 0))
+    assert not ck.build_is_single(Build(mask("3c 5d 8h"), 8, 1))
     two = scripted_position([build(["Ac", "2c"], 3, 1), build(["Ad", "3d"], 4, 1)], [["2h", "6s"], ["9h", "9s"]])
     assert ck.check_one_raise(two, 6, mask("Ac 2c Ad 3d")) == Reason.of("raise_one_build")
     assert ck.check_one_raise(two, 6, mask("Ac 2c")) is None

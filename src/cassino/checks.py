@@ -621,26 +621,41 @@ _words(
 )
 
 
-def raise_refusal(state: State, cards: CardMask, value: int, owner: int) -> str | None:
-    """Rules 6.5 and 6.6: the reason code that forbids the mover to raise the build (``cards``,
-    ``value``, ``owner``), or None. A multiple build (its cards do not add up to its value) is
-    frozen; your own build is yours to raise unless ``raise_own_build`` is off."""
-    if build_total(cards) != value:
+def build_is_single(build: Build) -> bool:
+    """Rule 6.5: a single build's cards add up to its value; only a single build may be raised, a
+    multiple one is frozen. A built card counts its rank + 1 under every rule set (classic court
+    cards are never built), so no table of values is needed."""
+    cards, value, _owner = build
+    return build_total(cards) == value
+
+
+def raise_refusal(state: State, build: Build) -> str | None:
+    """Rules 6.5 and 6.6: the reason code that forbids the mover to raise ``build``, or None. A
+    multiple build is frozen; your own build is yours to raise unless ``raise_own_build`` is off."""
+    if not build_is_single(build):
         return "build_frozen"
-    if owner == state.to_move and not state.rules.raise_own_build:
+    if build[2] == state.to_move and not state.rules.raise_own_build:  # build[2]: its owner
         return "own_build_no_raise"
     return None
 
 
+def raise_reason(state: State, build: Build) -> Reason | None:
+    """``raise_refusal`` as a ``Reason``: why the mover may not raise ``build`` at all, or None."""
+    refusal = raise_refusal(state, build)
+    if refusal is None:
+        return None
+    cards, value, _owner = build
+    if refusal == "build_frozen":
+        return Reason.of(refusal, value=value, build=Cards.of(cards))
+    return Reason.of(refusal, value=value)
+
+
 def check_raise(state: State, value: int, taken: CardMask) -> Reason | None:
     """Rules 6.5 and 6.6 for each build the move takes at another value (raises)."""
-    for cards, build_value, owner in taken_builds(state, taken):
-        if build_value != value:
-            refusal = raise_refusal(state, cards, build_value, owner)
-            if refusal == "build_frozen":
-                return Reason.of(refusal, value=build_value, build=Cards.of(cards))
-            if refusal is not None:
-                return Reason.of(refusal, value=build_value)
+    for build in taken_builds(state, taken):
+        reason = raise_reason(state, build) if build[1] != value else None  # build[1]: its value
+        if reason is not None:
+            return reason
     return None
 
 

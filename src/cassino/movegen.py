@@ -89,9 +89,9 @@ def _raise_family(
     """The played card (worth ``vc``) raising ``build`` to ``value``, with the loose cards that
     ``checks.raise_extra`` lets join and the whole builds of ``whole``; None when rules 6.5, 6.6 or
     6.3 forbid that raise (``checks.raise_refusal``, ``checks.raise_extra``)."""
-    cards, w, owner = build
+    cards, w, _owner = build
     extra = raise_extra(state.rules, w, vc, value)  # first: under the default rules it refuses most
-    if extra is None or raise_refusal(state, cards, w, owner) is not None:
+    if extra is None or raise_refusal(state, build) is not None:
         return None
     return (
         head,
@@ -116,6 +116,8 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
     loose = state.loose
     table = loose & numeral
     builds = state.builds
+    # The values some build has: whole_builds is asked only for those (most values have none).
+    build_values = {b[1] for b in builds} if builds else ()  # b[1]: the build's value
     owned: list[Build] = owned_builds(state, seat) if builds else []
     may = True
     capturers: tuple[CardMask, ...] = ()
@@ -156,7 +158,10 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
                 sets = cache.get(key)  # card_sets' own cache, read here to save a call
                 if sets is None:
                     sets = card_sets(*key)
-                parts = whole_builds(builds, value, not maximal, must) if builds else NO_BUILDS
+                if value in build_values:
+                    parts = whole_builds(builds, value, not maximal, must)
+                else:
+                    parts = () if must else NO_BUILDS  # whole_builds' answer when no build has the value
                 add((CAPTURE | card_head | value << VALUE_SHIFT, sets, parts))
             capture_end = len(fams)
 
@@ -172,7 +177,7 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
                     if sets:
                         add((head, sets, NO_BUILDS))
                     continue
-                whole = whole_builds(builds, value, duplicates, 0)
+                whole = whole_builds(builds, value, duplicates, 0) if value in build_values else NO_BUILDS
                 # The played card alone (worth the value) or with loose cards, plus whole groups.
                 add((head, sets, tuple(p for p in whole if p & must == must) if must else whole))
                 # The played card raising one single build (multiple builds are frozen). A cheap

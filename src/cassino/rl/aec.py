@@ -9,8 +9,7 @@ the other sides' points. An action outside the mask raises ``ActionError`` and c
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 from gymnasium import spaces
@@ -18,10 +17,9 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..cards import format_cards
-from ..rules import Rules
 from ..state import build_text
 from .encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE
-from .table import Table, check_render_mode, rules_for
+from .table import RuleArgs, Table, check_render_mode, rules_for
 
 
 def env(**kwargs: Any) -> Any:
@@ -34,19 +32,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's name f
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "cassino_v0", "is_parallelizable": False}  # noqa: RUF012
 
-    def __init__(
-        self,
-        rules: Rules | None = None,
-        preset: str = "classic",
-        players: int = 2,
-        partnerships: bool = False,
-        options: Mapping[str, Any] | None = None,
-        episode: str = "hand",
-        render_mode: str | None = None,
-    ) -> None:
+    def __init__(self, episode: str = "hand", render_mode: str | None = None, **rule_args: Unpack[RuleArgs]) -> None:
+        """``rule_args``: ``rules``, or ``preset``, ``players``, ``partnerships`` and ``options``
+        (``table.RuleArgs``); ``episode``: ``hand`` or ``game``."""
         super().__init__()
         check_render_mode(render_mode, self.metadata["render_modes"])
-        self.rules = rules_for(rules, preset, players, partnerships, options)
+        self.rules = rules_for(rule_args)
         self.table = Table(self.rules, episode)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]

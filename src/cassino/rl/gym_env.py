@@ -15,8 +15,8 @@ and changes nothing, for masked training loops that want a wrong mask to fail lo
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Unpack
 
 import gymnasium as gym
 import numpy as np
@@ -24,10 +24,9 @@ from gymnasium import spaces
 
 from ..cards import format_cards
 from ..players.base import Player, decide, make_player
-from ..rules import Rules
 from ..state import build_text
 from .encoding import NUM_ACTIONS, OBS_HIGH, OBS_SIZE, ActionError, FloatArray, MaskArray
-from .table import Table, check_render_mode, rules_for
+from .table import RuleArgs, Table, check_render_mode, rules_for
 
 ILLEGAL_CHOICES = ("raise", "end")
 
@@ -39,20 +38,18 @@ class CasinoGymEnv(gym.Env[FloatArray, np.int64]):
 
     def __init__(
         self,
-        rules: Rules | None = None,
-        preset: str = "classic",
-        players: int = 2,
-        partnerships: bool = False,
-        options: Mapping[str, Any] | None = None,
         opponents: str | Sequence[str] = "random",
         seat: int = 0,
         episode: str = "hand",
         illegal: str = "end",
         illegal_reward: float = -11.0,
         render_mode: str | None = None,
+        **rule_args: Unpack[RuleArgs],
     ) -> None:
+        """``rule_args``: ``rules``, or ``preset``, ``players``, ``partnerships`` and ``options``
+        (``table.RuleArgs``); the others as the module says."""
         super().__init__()
-        self.rules = rules_for(rules, preset, players, partnerships, options)
+        self.rules = rules_for(rule_args)
         n = self.rules.players
         if not 0 <= seat < n:
             raise ValueError(f"seat {seat} is out of range for {n} players")

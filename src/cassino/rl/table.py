@@ -7,7 +7,7 @@ episode, when a hand's points are paid, how a multi-step move is chosen) are wri
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 
@@ -34,17 +34,36 @@ def hand_rewards(rules: Rules, points: tuple[int, ...]) -> list[float]:
     return out
 
 
-def rules_for(
-    rules: Rules | None = None,
-    preset: str = "classic",
-    players: int = 2,
-    partnerships: bool = False,
-    options: Mapping[str, Any] | None = None,
-) -> Rules:
-    """The rule set an environment plays: ``rules`` as given, or a preset with seats and options."""
+class RuleArgs(TypedDict, total=False):
+    """The rule set an environment plays, as keywords of its constructor: ``rules`` as given, or a
+    ``preset`` (default ``classic``) with ``players`` (2), ``partnerships`` (False) and ``options``
+    (any of ``rules.OPTIONS`` by name, checked by ``make_rules``)."""
+
+    rules: Rules | None
+    preset: str
+    players: int
+    partnerships: bool
+    options: Mapping[str, Any] | None
+
+
+RULE_ARGS: tuple[str, ...] = tuple(RuleArgs.__annotations__)
+
+
+def rules_for(args: RuleArgs) -> Rules:
+    """The rule set of an environment's rule keywords; an unknown keyword is a TypeError naming it
+    (the keywords travel as ``**rule_args``, so Python itself would not catch a misspelt one)."""
+    unknown = sorted(set(args) - set(RULE_ARGS))
+    if unknown:
+        raise TypeError(f"unexpected keyword {unknown[0]!r}: the rule keywords are {', '.join(RULE_ARGS)}")
+    rules = args.get("rules")
     if rules is not None:
         return rules
-    return make_rules(preset, players=players, partnerships=partnerships, **dict(options or {}))
+    return make_rules(
+        args.get("preset", "classic"),
+        players=args.get("players", 2),
+        partnerships=args.get("partnerships", False),
+        **dict(args.get("options") or {}),
+    )
 
 
 def check_render_mode(mode: str | None, allowed: Sequence[str]) -> None:

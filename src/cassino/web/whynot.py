@@ -23,9 +23,10 @@ from typing import Any
 
 from .. import movegen
 from ..cards import CardMask, card_name, cards_of
-from ..explain import Cards, Reason, build_value_reason, obligation_reason, reason_illegal
+from ..checks import check_obligation, raise_reason
+from ..explain import Cards, Reason, build_value_reason, reason_illegal
 from ..moves import code_card, code_table
-from ..state import Build, State, build_is_single
+from ..state import Build, State
 
 
 def build_key(mask: CardMask) -> str:
@@ -76,20 +77,16 @@ def why_not(state: State, seat: int) -> dict[str, Any]:
     return out
 
 
-def _obligation(state: State, card: int, rest: CardMask, value: int, item: CardMask, along: CardMask = 0) -> Reason:
+def _obligation(state: State, card: int, value: int, item: CardMask, along: CardMask = 0) -> Reason:
     """The reason a move of ``card`` at ``value`` that uses ``item`` (taking ``along`` with it)
-    breaks only rule 7.2: an owned build this card is the last to take, which such a move cannot
-    take along (builds of the move's value could join it). Without one, nothing specific is known."""
-    seat = state.to_move
+    breaks only rule 7.2 (``checks.check_obligation``), where builds of the move's value count as
+    taken, since they could join it. Without such a build, nothing specific is known."""
+    joinable = 0
     for b in state.builds:
-        if (
-            b.owner == seat
-            and b.value != value
-            and not b.cards & along
-            and not movegen.capturing_cards(state, b.value, rest)
-        ):
-            return obligation_reason(b, card, trail=False)
-    return Reason.of("no_move_with", card=Cards.one(card), item=Cards.of(item))
+        if b.value == value:
+            joinable |= b.cards
+    reason = check_obligation(state, card, along | joinable)
+    return reason or Reason.of("no_move_with", card=Cards.one(card), item=Cards.of(item))
 
 
 def _in_group(state: State, x: int, value: int) -> bool:
@@ -121,11 +118,11 @@ def _loose_reason(state: State, card: int, rest: CardMask, x: int) -> Reason:
     captures = movegen.capture_values(state, card)
     for value in captures:
         if _in_group(state, x, value):
-            return _obligation(state, card, rest, value, item)
+            return _obligation(state, card, value, item)
     total = vc + vx
     kept = build_value_reason(state, card, total, rest)
     if kept is None:
-        return _obligation(state, card, rest, total, item)
+        return _obligation(state, card, total, item)
     if vx < captures[-1]:
         return Reason.of("capture_no_group", value=captures[-1], loose=Cards.one(x), card=one)
     top = state.rules.max_build
@@ -138,23 +135,19 @@ def _build_reason(state: State, card: int, rest: CardMask, build: Build) -> Reas
     """Why no move of ``card`` takes, raises or joins ``build``."""
     values = state.values
     vc = values[card]
-    mask, value, owner = build
+    mask, value, _owner = build
     if vc == 0:
         return Reason.of("court_pairs_only")
     captures = movegen.capture_values(state, card)
     if value in captures:
-        return _obligation(state, card, rest, value, mask, mask)
+        return _obligation(state, card, value, mask, mask)
     raised = value + vc
     if raised > state.rules.max_build:
         return Reason.of("build_not_in_sum", build_value=value, value=captures[0])
-    if not build_is_single(build):
-        return Reason.of("build_frozen", value=value, build=Cards.of(mask))
-    if owner == state.to_move and not state.rules.raise_own_build:
-        return Reason.of("own_build_no_raise", value=value)
-    kept = build_value_reason(state, card, raised, rest)
+    kept = raise_reason(state, build) or build_value_reason(state, card, raised, rest)
     if kept is not None:
         return kept
-    return _obligation(state, card, rest, raised, mask, mask)
+    return _obligation(state, card, raised, mask, mask)
 
 
 __all__ = ["build_key", "why_not"]
