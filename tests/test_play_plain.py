@@ -1,8 +1,10 @@
 """``cassino play --plain``: the line mode, fed on its standard input like a person at a terminal.
 
-A whole game must run to "Game over" and a winner, print each hand's breakdown and checksum, and
-save a record that replays to exactly the moves that were played. Every other answer (hint,
-trackers, a card alone, a refused move, a wrong number) must leave the game as it was.
+A whole game must run to "Game over" and a winner, print each hand's breakdown and checksum and
+the scores in words (never a Python list), and save a record that replays to exactly the moves
+that were played. Every other answer (hint, trackers, help, log, a card alone, a refused move, a
+wrong number, quit answered no) must leave the game as it was; undo must bring back the position
+before my move. Piped into ``cassino play`` without ``--plain``, the game runs in lines by itself.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import argparse
 import io
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO, cast
@@ -19,15 +23,18 @@ import pytest
 
 from cassino.cards import card_name, cards_of
 from cassino.cli import build_parser, main
-from cassino.cli.play import session_from_args
+from cassino.cli.play import session_from_args, wants_plain
 from cassino.explain import explain_illegal
 from cassino.moves import format_code
 from cassino.record import check_record, read_record
 from cassino.rules import Rules, make_rules
-from cassino.terminal.plain import run_plain
+from cassino.terminal.plain import COMMANDS, run_plain
 from cassino.terminal.session import Session
+from cassino.terminal.table_text import CardText, from_symbols
 from scenarios import stuck_after_first_build
 
+SCRIPT = Path(sys.executable).parent / "cassino"
+COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "cassino.cli"]
 LISTED = re.compile(r"^\s*(\d+)\. (.+)$", re.MULTILINE)
 
 
@@ -69,53 +76,61 @@ def play(
     *argv: str, script: Sequence[str] = (), chooser: Callable[[list[str]], str] | None = None
 ) -> tuple[int, str, Person]:
     """Run the line mode; returns its result, everything it printed and the scripted person."""
+    result, text, person, _ = play_session(*argv, script=script, chooser=chooser)
+    return result, text, person
+
+
+def play_session(
+    *argv: str, script: Sequence[str] = (), chooser: Callable[[list[str]], str] | None = None
+) -> tuple[int, str, Person, Session]:
+    """``play``, with the session played."""
     out = io.StringIO()
     person = Person(out, script, chooser)
-    result = run_plain(session_from_args(play_args(*argv)), out, cast(TextIO, person))
-    return result, out.getvalue(), person
+    session = session_from_args(play_args(*argv))
+    result = run_plain(session, out, cast(TextIO, person))
+    return result, out.getvalue(), person, session
 
 
-def played_moves(text: str, answers: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The moves in the order they happened: each prompt is one of my answers (``answers``, already
-    as (seat, move)), each ``seat N (...) plays: MOVE`` a computer's."""
-    mine = iter(answers)
-    out: list[tuple[int, str]] = []
-    for m in re.finditer(r"^> |seat (\d+) \([^)]*\) plays: (.+)$", text, re.MULTILINE):
-        out.append(next(mine) if m.group(1) is None else (int(m.group(1)), m.group(2)))
-    return out
-
+CARDS = CardText()
+"""Cards as the line mode writes them to a stream that takes any text."""
 
 GAMES = [
-    (("--seed", "3"), make_rules("classic")),
+    (("--seed", "3"), make_rules("classic"), ["You", "Computer"], ["You", "Computer"]),
     (
         ("--seed", "5", "--preset", "royal", "--players", "4", "--partnerships", "--seat", "1"),
         make_rules("royal", players=4, partnerships=True),
+        ["Opponents", "You & partner"],
+        ["Right computer", "You", "Left computer", "Partner"],
     ),
     (
         ("--seed", "9", "--preset", "draw", "--players", "3", "--opponent", "random", "-o", "target=15"),
         make_rules("draw", players=3, target=15),
+        ["You", "Left computer", "Right computer"],
+        ["You", "Left computer", "Right computer"],
     ),
 ]
 
 
-@pytest.mark.parametrize(("argv", "rules"), GAMES, ids=["classic", "royal-partners-seat1", "draw-3"])
-def test_a_whole_game_on_standard_input(argv: tuple[str, ...], rules: Rules, tmp_path: Path) -> None:
-    """Answers by number and in notation (upper case, ``10`` for T) to the end of the game."""
+@pytest.mark.parametrize(("argv", "rules", "sides", "seats"), GAMES, ids=["classic", "royal-partners-seat1", "draw-3"])
+def test_a_whole_game_on_standard_input(
+    argv: tuple[str, ...], rules: Rules, sides: list[str], seats: list[str], tmp_path: Path
+) -> None:
+    """Answers by number, as shown (suit symbols, ``10``) and in letters, upper case, to the end of
+    the game; every move is printed in words by who made it."""
     rng = random.Random(argv[1])
     seat = int(argv[argv.index("--seat") + 1]) if "--seat" in argv else 0
-    moves: list[tuple[int, str]] = []
 
     def choose(listed: list[str]) -> str:
         k = rng.randrange(len(listed))
-        moves.append((seat, listed[k]))
-        return str(k + 1) if rng.random() < 0.5 else re.sub(r"\bT([cdhs])", r"10\1", listed[k]).upper()
+        return rng.choice([str(k + 1), listed[k].upper(), from_symbols(listed[k]).upper()])
 
-    winner, text, person = play(*argv, "--save-dir", str(tmp_path), chooser=choose)
+    winner, text, person, _ = play_session(*argv, "--save-dir", str(tmp_path), chooser=choose)
     assert "not possible" not in text
+    assert not re.search(r"\[\d+(, \d+)+\]", text), "scores printed as a Python list"
 
     assert "Game over after " in text
     summary = text[text.index("Game over after ") :].splitlines()
-    found = re.search(r"^Record saved to (\S+) \(replay it with: cassino replay \1\)$", text, re.MULTILINE)
+    found = re.search(r"^Record saved to (\S+)\n\(replay it with: cassino replay \1\)$", text, re.MULTILINE)
     assert found is not None
     saved = Path(found.group(1))
     assert saved.parent == tmp_path and list(tmp_path.iterdir()) == [saved]
@@ -126,33 +141,30 @@ def test_a_whole_game_on_standard_input(argv: tuple[str, ...], rules: Rules, tmp
     assert record.tags[f"Seat{seat}"] == "you"
     assert record.rules == rules
 
-    # The record holds exactly the moves played, each by the seat that played it.
-    recorded = [(s, format_code(c)) for hand in record.hands for s, c in hand.moves]
-    assert played_moves(text, moves) == recorded
-    assert len(person.answers) == len(moves) == sum(1 for s, _ in recorded if s == seat)
+    # The record holds exactly the moves played, each printed in words by the seat that played it.
+    recorded = [(s, c) for hand in record.hands for s, c in hand.moves]
+    printed = re.findall(r"^(?:> )?([A-Z][\w &]*): ((?:take|build|trail) .+)$", text, re.MULTILINE)
+    assert printed == [(seats[s], CARDS.words(c)) for s, c in recorded]
+    assert len(person.answers) == sum(1 for s, _ in recorded if s == seat)
 
     # Each hand: a breakdown line per side, then the checksum; the points agree with the record.
-    sides = game.rules.sides
+    count = game.rules.sides
     assert text.count(" over. Score per side:") == len(record.hands)
     for number, (hand, result) in enumerate(zip(game.hands, game.hand_results, strict=True), 1):
-        block = text[text.index(f"Hand {number} over. Score per side:") :].splitlines()[1 : sides + 2]
-        for side in range(sides):
-            assert block[side].startswith(f"  {name_of(record.tags, game.rules.partnerships, side)}: cards ")
+        block = text[text.index(f"Hand {number} over. Score per side:") :].splitlines()[1 : count + 2]
+        for side in range(count):
+            assert block[side].startswith(f"  {sides[side]}: cards ")
             assert block[side].rstrip().endswith(f"; hand {result.points[side]}, game {hand.scores[side]}")
             assert ", spades " in block[side]
         sweeps = sum(1 for item in result.items if item.category == "sweeps")
-        assert block[sides] == f"  checksum: {result.checksum} points without sweeps, {sweeps} scored sweep(s)"
+        noun = "scored sweep" if sweeps == 1 else "scored sweeps"
+        assert block[count] == f"  checksum: {result.checksum} points without sweeps, {sweeps} {noun}"
 
-    assert summary[0] == f"Game over after {len(game.hands)} hand(s)."
-    assert summary[1 : sides + 1] == [
-        f"  {name_of(record.tags, game.rules.partnerships, s)}: {game.scores[s]}" for s in range(sides)
-    ]
-    assert summary[sides + 1] == f"Winner: {name_of(record.tags, game.rules.partnerships, winner)}."
-
-
-def name_of(tags: dict[str, str], partnerships: bool, side: int) -> str:
-    """A side's name as the game shows it, from the record's seat tags."""
-    return f"{tags[f'Seat{side}']} & {tags[f'Seat{side + 2}']}" if partnerships else tags[f"Seat{side}"]
+    hands = len(game.hands)
+    assert summary[0] == f"Game over after {hands} {'hand' if hands == 1 else 'hands'}."
+    assert summary[1] == "Final score: " + " - ".join(f"{sides[s]} {game.scores[s]}" for s in range(count))
+    mine = game.rules.side_of(seat)
+    assert summary[2] == (f"{sides[winner]} win!" if winner == mine else f"Winner: {sides[winner]}.")
 
 
 def first_turn(text: str) -> str:
@@ -161,8 +173,9 @@ def first_turn(text: str) -> str:
 
 
 def test_answers_that_are_not_moves_change_nothing() -> None:
-    """Hint, trackers, a card alone, a card not held, a refused move, a wrong number, a non-move:
-    each prints its reply and asks again; then q abandons the game."""
+    """Hint, trackers, a card alone, a card not held, a refused move, a wrong number, a non-move,
+    undo before any move, the log, the scores, help, quit answered no: each prints its reply and
+    asks again; then quit answered yes abandons the game."""
     rules = make_rules("classic")
     session = Session(rules, seed=3, humans=(0,), opponent="greedy")
     while not session.human_to_move():
@@ -174,13 +187,14 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
     numeral = next(c for c in hand if state.values[c])
     refused = f"build {card_name(numeral)} 11: {card_name(cards_of(state.loose)[0])}"
     count = len(state.legal_codes())
-    script = ["h", "t", held, held.upper(), elsewhere, refused, str(count + 1), "0", "flip 7h", "", "q"]
+    script = ["h", "t", held, held.upper(), elsewhere, refused, str(count + 1), "0", "flip 7h", ""]
+    script += ["u", "l", "s", "?", "q", "n", "quit", "y"]
     result, text, person = play("--seed", "3", "--no-save", script=script)
     assert result == -1 and person.answers == script
     replies = text.split("> ")[1:]
-    assert len(replies) == len(script)
+    assert len(replies) == len(script) - 2, "the answers to 'Leave the game?' have their own prompt"
     hint = replies[0].strip()
-    assert hint.startswith("hint: ") and hint.removeprefix("hint: ") in {format_code(c) for c in state.legal_codes()}
+    assert hint.startswith("hint: ") and hint.removeprefix("hint: ") in {CARDS.notation(c) for c in state.legal_codes()}
     assert replies[1].strip() == "your side has taken 0 cards and 0 spades this hand"
     can = sorted(format_code(c) for c in state.legal_codes() if (c >> 2) & 63 == hand[0])
     assert replies[2].strip() == f"{held} can: " + "; ".join(can)
@@ -191,7 +205,13 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
         assert reply.strip() == f"not possible: there is no move number {number}; choose 1 to {count}"
     assert replies[8].startswith("not possible: ") and "is not a move" in replies[8]
     assert replies[9].startswith("not possible: ")
-    assert replies[10].strip() == "Game abandoned."
+    assert replies[10].strip() == "cannot undo: you have made no move yet"
+    [(_, code)] = session.hand_moves()
+    assert replies[11].splitlines() == ["Hand 1, 1 move so far:", f"  Computer: {CARDS.words(code)}"]
+    assert replies[12].strip() == "Scores: You 0 - Computer 0"
+    assert replies[13].splitlines() == ["Commands:", *(f"  {name:12} {meaning}" for name, meaning in COMMANDS)]
+    assert replies[14] == "Leave the game? (y/n) Playing on.\n"
+    assert replies[15] == "Leave the game? (y/n) Game abandoned.\n"
     assert text.count("Your hand:") == 1, "the position was shown again: something changed"
 
 
@@ -254,3 +274,86 @@ def test_bad_options_exit_2_with_one_line(
     assert captured.out == ""
     message = captured.err.strip()
     assert message.startswith("cassino play: ") and fragment in message and "\n" not in message
+
+
+def test_undo_brings_back_the_position_before_my_move() -> None:
+    """A move, then ``undo``: my move and the computer's answer are taken back and the very same
+    turn is shown again (same table, hand and list); the record keeps only what stands."""
+    result, text, _, session = play_session("--seed", "3", "--no-save", "--opponent", "greedy", script=["1", "u"])
+    assert result == -1
+    turns = [turn[: turn.index("> ")] for turn in text.split("\nDeal ")[1:]]
+    assert len(turns) == 3
+    assert turns[2] == turns[0] and turns[1] != turns[0]
+    taken = re.findall(r"^> (Took back .*)$", text, re.MULTILINE)
+    assert len(taken) == 1 and re.fullmatch(
+        r"Took back your move \((take|build|trail) .+\) and 1 computer move\.", taken[0]
+    )
+    assert session.state.moves_played == 1 and session.hand_moves()[0][0] == 1
+
+
+def test_undo_refuses_once_new_cards_came_from_the_stock() -> None:
+    """Cards dealt after my move were seen: the last move of a deal cannot be taken back."""
+    answers = ["1"] * 4 + ["undo"]
+    _, text, _, session = play_session("--seed", "3", "--no-save", "--opponent", "greedy", script=answers)
+    assert session.state.deal_number() == 2
+    assert "cannot undo: new cards have come from the stock since your last move" in text
+
+
+def test_piped_into_the_command_it_plays_plain_lines_to_the_end() -> None:
+    """``cassino play`` with standard input a pipe (no ``--plain``): plain lines, never the full
+    screen; answering ``1`` every turn finishes the game and prints the score in words."""
+    proc = subprocess.run(
+        [*COMMAND, "play", "--seed", "3", "--no-save", "--opponent", "greedy"],
+        input="1\n" * 400,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    out = proc.stdout
+    assert out.startswith("Casino: classic, 2 players. Seed 3. You are seat 0.\n")
+    assert re.search(r"^Final score: You \d+ - Computer \d+$", out, re.MULTILINE)
+    assert re.search(r"^(You win!|Winner: Computer\.)$", out, re.MULTILINE)
+    assert not re.search(r"\[\d+(, \d+)+\]", out) and "\x1b[" not in out
+
+
+@pytest.mark.parametrize("how", ["flag", "encoding", "env"])
+def test_suits_fall_back_to_letters(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--ascii``, an output that cannot encode the symbols, or ``CASSINO_ASCII=1``: letters
+    everywhere (which are also notation), never a suit symbol."""
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii" if how == "encoding" else "utf-8")
+    if how == "env":
+        monkeypatch.setenv("CASSINO_ASCII", "1")
+    session = session_from_args(play_args("--seed", "3", "--no-save"))
+    run_plain(session, out, cast(TextIO, io.StringIO("1\n" * 400)), ascii=how == "flag")
+    out.flush()
+    text = raw.getvalue().decode("utf-8")
+    assert "Final score: You " in text
+    assert not set(text) & set("♠♥♦♣")
+    assert re.search(r"Your hand: (\S+[cdhs] )*\S+[cdhs]\n", text)
+
+
+@pytest.mark.parametrize(
+    ("flags", "stdin_tty", "stdout_tty", "plain"),
+    [
+        ((), True, True, False),
+        ((), False, True, True),
+        ((), True, False, True),
+        (("--plain",), True, True, True),
+        (("--fullscreen",), False, False, False),
+    ],
+)
+def test_plain_lines_off_a_terminal_unless_told(
+    flags: tuple[str, ...], stdin_tty: bool, stdout_tty: bool, plain: bool
+) -> None:
+    """Full screen only on a terminal at both ends; ``--plain`` and ``--fullscreen`` force either."""
+    assert wants_plain(build_parser().parse_args(["play", *flags]), stdin_tty, stdout_tty) is plain
+
+
+def test_plain_and_fullscreen_together_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--plain", "--fullscreen"])
+    assert info.value.code == 2 and "not allowed with argument" in capsys.readouterr().err

@@ -2,8 +2,10 @@
 
 What a person does must change the game by exactly the move they chose and nothing else: a digit
 picks a card, the list offers that card's moves, ``:`` takes a typed move, a refused move says why
-and changes nothing. The variant builder must refuse what the rules refuse, and start what they
-accept. A screenshot of the table is saved in artifacts/ for a person to look at.
+and changes nothing, ``u`` takes back exactly the moves since yours. The variant builder must
+refuse what the rules refuse, and start what they accept. Everything runs at 80x24, the smallest
+usual terminal, and every dialog and the builder's Start button must lie inside it. A screenshot of
+the table is saved in artifacts/ for a person to look at.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import pytest
 pytest.importorskip("textual")
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Label, OptionList, Static
+from textual.widget import Widget
+from textual.widgets import Button, DataTable, Input, Label, OptionList, Static
 
 from cassino.cards import card_name, cards_of
 from cassino.cli import build_parser
@@ -31,12 +34,21 @@ from cassino.moves import format_code
 from cassino.notation import position_to_json
 from cassino.record import check_record, read_record
 from cassino.rules import make_rules
-from cassino.terminal.fullscreen import CassinoApp, GameOverScreen, GameScreen, HandOverScreen, SetupScreen
+from cassino.terminal.fullscreen import (
+    KEYS,
+    CassinoApp,
+    ConfirmQuit,
+    GameOverScreen,
+    GameScreen,
+    HandOverScreen,
+    SetupScreen,
+    TextScreen,
+)
 from cassino.terminal.session import Session
 from scenarios import stuck_after_first_build
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-SIZE = (110, 40)
+SIZE = (80, 24)
 ME = 0
 
 Script = Callable[[Pilot[int], CassinoApp], Awaitable[None]]
@@ -137,7 +149,7 @@ def test_a_whole_hand_with_keys() -> None:
                 options = app.screen.query_one("#moves", OptionList)
                 assert options.display and state.moves_played == before
                 shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-                assert shown == [format_code(c) for c in codes]
+                assert shown == [app.cards.notation(c) for c in codes]
                 if not screenshot:
                     ARTIFACTS.mkdir(exist_ok=True)
                     path = Path(app.save_screenshot("tui-game.svg", str(ARTIFACTS)))
@@ -235,7 +247,7 @@ def test_the_hint_key_suggests_a_legal_move() -> None:
         await pilot.pause()
         text = message(app)
         assert text.startswith("Hint: ")
-        assert text.removeprefix("Hint: ") in {format_code(c) for c in state.legal_codes()}
+        assert text.removeprefix("Hint: ") in {app.cards.notation(c) for c in state.legal_codes()}
         assert state.moves_played == before
 
     run(script, "--seed", "4", "--no-setup", "--no-save")
@@ -260,7 +272,7 @@ def test_a_card_with_no_legal_move_says_why() -> None:
         card = next(c for c in cards_of(state.hands[ME]) if card_name(c) == stuck)
         await pilot.press(str(cards_of(state.hands[ME]).index(card) + 1))
         await pilot.pause()
-        assert message(app) == f"{stuck} cannot be played: {explain_illegal(state, card << 2)}"
+        assert message(app) == f"{app.cards.card(card)} cannot be played: {explain_illegal(state, card << 2)}"
         assert "rule 7." in message(app)
         assert not app.screen.query_one("#moves", OptionList).display
         assert position_to_json(session_of(app).state) == position
@@ -269,7 +281,7 @@ def test_a_card_with_no_legal_move_says_why() -> None:
 
 
 def test_quit_saves_the_unfinished_game(tmp_path: Path) -> None:
-    """``q`` leaves at once; the record so far is saved with Result ``*``."""
+    """``q`` then ``y`` leaves; the record so far is saved with Result ``*``."""
 
     async def script(pilot: Pilot[int], app: CassinoApp) -> None:
         await settle(pilot, app)
@@ -277,6 +289,9 @@ def test_quit_saves_the_unfinished_game(tmp_path: Path) -> None:
         await settle(pilot, app)
         assert session_of(app).state.moves_played > 1
         await pilot.press("escape", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("y")
         await pilot.pause()
 
     app = run(script, "--seed", "4", "--no-setup", "--save-dir", str(tmp_path))
@@ -330,7 +345,9 @@ def test_setup_starts_a_royal_partnership_game() -> None:
         assert session.rules == make_rules("royal", players=4, partnerships=True)
         assert session.side_name(0) == f"{session.names[0]} & {session.names[2]}"
         assert "4 players in partnerships" in str(app.screen.query_one("#status", Static).render())
-        assert f"seat 2 {session.names[2]} (partner)" in str(app.screen.query_one("#others", Static).render())
+        others = str(app.screen.query_one("#others", Static).render())
+        assert f"Partner (seat 2, {session.names[2]}): " in others
+        assert f"Left computer (seat 1, {session.names[1]}): " in others
         assert len(cards_of(session.state.hands[ME])) == 4
 
     run(script, "--seed", "2", "--no-save")
@@ -362,9 +379,17 @@ def test_enter_continues_after_a_hand() -> None:
     run(script, "--seed", "8", "--no-setup", "--no-save")
 
 
-def test_the_game_over_screen_ends_the_app() -> None:
+def inside_screen(widget: Widget) -> bool:
+    """True when the widget lies wholly inside the 80x24 screen."""
+    region = widget.region
+    return region.width > 0 and region.x >= 0 and region.y >= 0 and region.right <= SIZE[0] and region.bottom <= SIZE[1]
+
+
+def test_the_game_over_screen_ends_the_app(tmp_path: Path) -> None:
     """Target 1: a hand or two decide the game (a tie at the top plays on); after the last
-    breakdown, the summary, and Enter leaves the app with the winner as its return value."""
+    breakdown, the summary (inside 80x24 even with a long record path), and Enter leaves the app
+    with the winner as its return value."""
+    folder = tmp_path / ("a-long-folder-name-for-the-saved-games" * 2)
 
     async def script(pilot: Pilot[int], app: CassinoApp) -> None:
         await finish_hand(pilot, app)
@@ -377,10 +402,134 @@ def test_the_game_over_screen_ends_the_app() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
-        labels = [str(label.render()) for label in app.screen.query(Label)]
-        assert f"Winner: {session.side_name(session.game.winner)}." in labels
+        lines = [str(line.render()) for line in app.screen.query(".line").results(Static)]
+        mine = session.game.winner == 0
+        winner = "You win!" if mine else "Winner: Computer."
+        assert (
+            winner in lines
+            and f"Final score: You {session.game.scores[0]} - Computer {session.game.scores[1]}" in lines
+        )
+        assert inside_screen(app.screen.query_one("#dialog"))
+        assert all(inside_screen(line) for line in app.screen.query(".line"))
+        assert any(str(session.saved_path) in line for line in lines)
         await pilot.press("enter")
         await pilot.pause()
 
-    app = run(script, "--seed", "8", "--no-setup", "--no-save", "-o", "target=1")
+    app = run(script, "--seed", "8", "--no-setup", "--save-dir", str(folder), "-o", "target=1")
     assert app.return_value == session_of(app).game.winner
+
+
+# ----------------------------------------------------------------------------- the comforts
+
+
+def test_the_builder_start_button_is_in_view_and_says_options_on_or_off() -> None:
+    """At 80x24 the Start button is on the screen without scrolling; each option reads ``[x]``
+    or ``[ ]`` and on or off, and the text follows a toggle."""
+
+    async def script(pilot: Pilot[int], app: CassinoApp) -> None:
+        assert isinstance(app.screen, SetupScreen)
+        assert inside_screen(app.screen.query_one("#start", Button))
+        sweeps = app.screen.query_one("#opt-sweeps")
+        cancel = app.screen.query_one("#opt-sweeps_cancel")
+        assert str(sweeps.render()).strip() == "[x] on" and str(cancel.render()).strip() == "[ ] off"
+        await focus(pilot, app, "opt-sweeps")
+        await pilot.press("space")
+        await pilot.pause()
+        assert str(sweeps.render()).strip() == "[ ] off"
+        await pilot.click("#start")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen) and not session_of(app).rules.sweeps
+
+    run(script, "--seed", "4", "--no-save")
+
+
+def test_undo_takes_back_my_move_and_the_computer_moves_after_it() -> None:
+    """``u`` before any move of mine says why not; after my move (and the computer's answer) it
+    brings back exactly the position before my move, my turn again, the log as it was."""
+
+    async def script(pilot: Pilot[int], app: CassinoApp) -> None:
+        await settle(pilot, app)
+        session = session_of(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert message(app) == "Cannot undo: you have made no move yet"
+        before = position_to_json(session.state)
+        log_before = session.hand_moves()
+        code = session.hint()
+        await type_move(pilot, format_code(code))
+        await settle(pilot, app)
+        assert session.state.moves_played == len(log_before) + 2
+        await pilot.press("u")
+        await pilot.pause()
+        assert position_to_json(session.state) == before and session.hand_moves() == log_before
+        assert session.human_to_move()
+        assert message(app) == f"Took back your move ({app.cards.words(code)}) and 1 computer move."
+        await pilot.pause()
+        assert position_to_json(session.state) == before, "a computer player moved after the undo"
+
+    run(script, "--seed", "4", "--no-setup", "--no-save", "--opponent", "greedy")
+
+
+def test_help_lists_every_key() -> None:
+    async def script(pilot: Pilot[int], app: CassinoApp) -> None:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        lines = [str(line.render()) for line in app.screen.query(".line").results(Static)]
+        assert len(lines) == len(KEYS)
+        for (key, meaning), line in zip(KEYS, lines, strict=True):
+            assert line.split() == [*key.split(), *meaning.split()]
+        assert {"u", "l", "h", "t", "?", "q", ":"} <= {k for key, _ in KEYS for k in key.split()}
+        assert inside_screen(app.screen.query_one("#dialog"))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+    run(script, "--seed", "4", "--no-setup", "--no-save")
+
+
+def test_the_log_lists_every_move_of_the_hand() -> None:
+    async def script(pilot: Pilot[int], app: CassinoApp) -> None:
+        await settle(pilot, app)
+        session = session_of(app)
+        for _ in range(3):
+            app.screen.play(session.hint())
+            await settle(pilot, app)
+        moves = session.hand_moves()
+        assert len(moves) >= 6
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        lines = [str(line.render()) for line in app.screen.query(".line").results(Static)]
+        who = {0: "You", 1: "Computer"}
+        assert lines == [f"{who[seat]}: {app.cards.words(code)}" for seat, code in moves]
+        assert inside_screen(app.screen.query_one("#dialog"))
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+    run(script, "--seed", "4", "--no-setup", "--no-save")
+
+
+def test_quit_asks_first() -> None:
+    """``q`` then ``n`` (or Esc) keeps the game going, unchanged; ``q`` then ``y`` leaves."""
+
+    async def script(pilot: Pilot[int], app: CassinoApp) -> None:
+        await settle(pilot, app)
+        position = position_to_json(session_of(app).state)
+        for no in ("n", "escape"):
+            await pilot.press("q")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmQuit) and inside_screen(app.screen.query_one("#dialog"))
+            await pilot.press(no)
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen) and app.is_running and app.return_value is None
+        assert message(app) == "Playing on."
+        assert position_to_json(session_of(app).state) == position
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert not app.is_running
+
+    app = run(script, "--seed", "4", "--no-setup", "--no-save")
+    assert app.return_value == -1

@@ -20,7 +20,7 @@ from ..state import State
 from ..terminal.plain import run_plain
 from ..terminal.replay import run_check, run_replay
 from .arena import ArenaUsageError, add_arena_arguments, run_arena_command
-from .play import add_play_arguments, new_game_from_args, session_from_args
+from .play import add_play_arguments, new_game_from_args, session_from_args, wants_plain
 
 __all__ = ["CliError", "build_parser", "main"]
 
@@ -68,8 +68,9 @@ def cmd_apply(args: argparse.Namespace) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> None:
-    """Play a game in the terminal: full screen, or plain lines with --plain (or no Textual)."""
-    if not args.plain:
+    """Play a game in the terminal: full screen, or plain lines with --plain, off a terminal, or
+    without Textual."""
+    if not wants_plain(args, sys.stdin.isatty(), sys.stdout.isatty()):
         try:
             new_game = new_game_from_args(args)
         except (RulesError, ValueError) as exc:
@@ -81,7 +82,7 @@ def cmd_play(args: argparse.Namespace) -> None:
                 "The full-screen game needs Textual (pip install 'cassino[tui]'); using plain lines.", file=sys.stderr
             )
         else:
-            run_fullscreen(new_game, setup=not args.no_setup)
+            run_fullscreen(new_game, setup=not args.no_setup, ascii=args.ascii)
             return
     try:
         session = session_from_args(args)
@@ -89,13 +90,22 @@ def cmd_play(args: argparse.Namespace) -> None:
         # The line mode exits here itself (SystemExit), as it always has, rather than through main.
         print(f"cassino play: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-    run_plain(session)
+    try:
+        run_plain(session, ascii=args.ascii)
+    except KeyboardInterrupt:
+        print("\nGame abandoned.", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
-    """Step through a recorded game."""
+    """Step through a recorded game (forward, back, to a hand) or, with --no-pause or off a
+    terminal, print it whole."""
     pause = not args.no_pause and sys.stdin.isatty()
-    if run_replay(args.file, pause):
+    try:
+        failed = run_replay(args.file, pause, ascii=args.ascii)
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    if failed:
         raise SystemExit(1)
 
 
@@ -152,7 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="step through a recorded game with every hand revealed")
     p.add_argument("file", type=Path, help="a game record")
-    p.add_argument("--no-pause", action="store_true", help="print the whole game without waiting for Enter")
+    p.add_argument(
+        "--no-pause",
+        action="store_true",
+        help="print the whole game at once; otherwise answer after each step: Enter or n the next move, "
+        "b back one, N the start of hand N, N.M hand N after move M, ? help, q stop",
+    )
+    p.add_argument("--ascii", action="store_true", help="suits as letters (10d, As) instead of suit symbols")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("record", help="game records")

@@ -24,8 +24,23 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--save-dir", type=Path, default=None, help=f"where game records are saved (default {default_save_dir()})"
     )
     p.add_argument("--no-save", action="store_true", help="do not save the game record")
-    p.add_argument("--plain", action="store_true", help="line mode for simple terminals and screen readers")
+    screen = p.add_mutually_exclusive_group()
+    screen.add_argument(
+        "--plain",
+        action="store_true",
+        help="plain lines for simple terminals and screen readers (the default when input or output is not a terminal)",
+    )
+    screen.add_argument("--fullscreen", action="store_true", help="the full screen even when not on a terminal")
+    p.add_argument("--ascii", action="store_true", help="suits as letters (10d, As) instead of suit symbols")
     p.add_argument("--no-setup", action="store_true", help="full screen: start at once, skipping the variant builder")
+
+
+def wants_plain(args: argparse.Namespace, stdin_tty: bool, stdout_tty: bool) -> bool:
+    """Plain lines when asked for, or when not both ends are a terminal (a pipe or a script must
+    never start the full screen and hang), unless the full screen is asked for."""
+    if args.plain or args.fullscreen:
+        return bool(args.plain)
+    return not (stdin_tty and stdout_tty)
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:

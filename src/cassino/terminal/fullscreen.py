@@ -1,23 +1,27 @@
-"""``cassino play``: the full-screen terminal game (Textual).
+"""``cassino play``: the full-screen terminal game (Textual), made to fit 80x24.
 
-The variant builder comes first (preset, every option, seats, partnerships, opponents, seed); then
-the table: builds with value, kind and owner always in view, your hand as buttons, the scores, the
-deal and "last deal", each opponent's last move and whose turn it is. Pick a card (its number key
-or a click), then what it does from the list; or type a move in notation after ``:``. ``h`` hints,
-``t`` shows trackers. A refused move always says why. After each hand a score breakdown, at the end a
-summary; the record of every game is saved.
+The variant builder comes first (preset, every option shown ``[x]`` on or ``[ ]`` off, seats,
+partnerships, opponents, seed; Start always in view); then the table: builds with value, kind and
+whose they are always in view, your hand as buttons, the scores, the deal and "last deal", each
+other seat's last move (your partner marked) and whose turn it is. Pick a card (its number key or
+a click), then what it does from the list; or type a move in notation after ``:``. ``u`` takes
+back your last move, ``l`` shows the hand's moves, ``h`` hints, ``t`` shows trackers, ``?`` lists
+every key, ``q`` asks before leaving. A refused move always says why. After each hand a score
+breakdown, at the end a summary; the record of every game is saved.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -25,30 +29,76 @@ from textual.widgets.option_list import Option
 from ..cards import SUITS, card_name, cards_of
 from ..errors import IllegalMoveError
 from ..explain import explain_illegal
-from ..moves import MoveError, code_card, format_code, parse_code
+from ..moves import MoveError, code_card, parse_code
 from ..players import player_names
 from ..rules import OPTION_NAMES, OPTIONS, PRESETS, RulesError, make_rules
-from ..state import build_is_single
-from .session import FinishedHand, NewGame, Session
-from .table_text import game_summary
+from .session import FinishedHand, NewGame, Session, UndoError
+from .table_text import (
+    CardText,
+    build_head,
+    checksum_line,
+    from_symbols,
+    game_summary,
+    hand_log,
+    log_line,
+    plural,
+    scores_line,
+    seat_long_title,
+    seat_title,
+    side_title,
+    taken_line,
+    wants_ascii,
+    whose,
+)
 
 _SUIT_STYLE = {"c": "bold", "d": "bold red", "h": "bold red", "s": "bold"}
 
+KEYS = (
+    ("1 2 3 4", "pick a card of your hand (or click it)"),
+    ("arrows, Enter", "choose what the picked card does"),
+    (":", "type a move in notation, e.g. build 3c 3: 3h"),
+    ("Esc", "cancel the picked card or the typed move"),
+    ("u", "undo: take back your move and the computer moves after it"),
+    ("l", "the log: every move of this hand"),
+    ("h", "a hint"),
+    ("t", "trackers: cards and spades your side has taken"),
+    ("?", "this help"),
+    ("q", "quit (asks first; the record so far is saved)"),
+)
+"""Every key of the table, as the help screen lists them."""
 
-def card_text(card: int) -> Text:
-    """A card name coloured by suit."""
-    name = card_name(card)
-    return Text(name, style=_SUIT_STYLE[name[1]])
+
+def card_text(card: int, cards: CardText) -> Text:
+    """A card, coloured by suit (the symbol or letter tells the suit without the colour)."""
+    return Text(cards.card(card), style=_SUIT_STYLE[card_name(card)[1]])
 
 
-def cards_text(mask: int) -> Text:
+def cards_text(mask: int, cards: CardText) -> Text:
     """Cards of a mask, coloured, separated by spaces."""
     out = Text()
     for i, c in enumerate(cards_of(mask)):
         if i:
             out.append(" ")
-        out.append_text(card_text(c))
+        out.append_text(card_text(c, cards))
     return out
+
+
+class OnOff(Checkbox):
+    """A checkbox that says its state in text, ``[x]`` or ``[ ]``, not in colour alone; without a
+    label of its own it reads ``on`` or ``off``."""
+
+    def __init__(self, label: str = "", *, value: bool, id: str, compact: bool = True) -> None:
+        self.says_state = not label
+        super().__init__(label or ("on" if value else "off"), value=value, id=id, compact=compact)
+
+    @property
+    def _button(self) -> Content:
+        return Content.styled("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button"))
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        if self.says_state:
+            self.label = "on" if self.value else "off"
 
 
 class SetupScreen(Screen[NewGame]):
@@ -79,9 +129,7 @@ class SetupScreen(Screen[NewGame]):
                     [(str(n), n) for n in (2, 3, 4)], value=rules.players, allow_blank=False, id="players", compact=True
                 )
                 yield Label("partnerships (4 players)")
-                yield Checkbox(
-                    "you and seat 2 play together", value=rules.partnerships, id="partnerships", compact=True
-                )
+                yield OnOff("you and seat 2 play together", value=rules.partnerships, id="partnerships")
                 yield Label("opponents")
                 yield Select(
                     [(n, n) for n in player_names()],
@@ -97,7 +145,7 @@ class SetupScreen(Screen[NewGame]):
                     value = getattr(rules, name)
                     yield Label(name)
                     if option.type == "bool":
-                        yield Checkbox(name, value=value, id=f"opt-{name}", compact=True)
+                        yield OnOff(value=value, id=f"opt-{name}")
                     elif option.type == "choice":
                         yield Select(
                             [(c, c) for c in option.choices],
@@ -108,8 +156,9 @@ class SetupScreen(Screen[NewGame]):
                         )
                     else:
                         yield Input(value=str(value), id=f"opt-{name}", compact=True)
+        with Horizontal(id="setup-bar"):
+            yield Button("Start (ctrl+s)", variant="primary", id="start", compact=True)
             yield Static("", id="setup-error")
-            yield Button("Start the game (ctrl+s)", variant="primary", id="start")
         yield Footer()
 
     @on(Select.Changed, "#preset")
@@ -173,25 +222,24 @@ class HandOverScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue", priority=True)]
 
-    def __init__(self, session: Session, done: FinishedHand) -> None:
+    def __init__(self, session: Session, done: FinishedHand, me: int) -> None:
         super().__init__()
         self.session = session
         self.done = done
+        self.me = me
 
     def compose(self) -> ComposeResult:
-        result = self.done.result
         with Vertical(id="dialog"):
             yield Label(f"Hand {self.done.number} is over — press Enter to continue")
             table: DataTable[str] = DataTable(id="breakdown")
             yield table
-            sweeps = sum(1 for i in result.items if i.category == "sweeps")
-            yield Label(f"checksum: {result.checksum} points without sweeps, {sweeps} scored sweep(s)")
+            yield Label(checksum_line(self.done))
 
     def on_mount(self) -> None:
         result = self.done.result
         table = self.query_one(DataTable)
         sides = range(self.session.rules.sides)
-        table.add_columns("", *(self.session.side_name(s) for s in sides))
+        table.add_columns("", *(side_title(self.session, s, self.me) for s in sides))
         rows = [result.breakdown(s) for s in sides]
         for category in result.categories:
             table.add_row(category, *(str(r[category]) for r in rows))
@@ -210,41 +258,105 @@ class GameOverScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,q,escape", "close", "Quit", priority=True)]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, me: int) -> None:
         super().__init__()
         self.session = session
+        self.me = me
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            for line in game_summary(self.session):
-                yield Label(line)
-            yield Label("Press Enter to leave.")
+        with Vertical(id="dialog", classes="wide"):
+            for line in game_summary(self.session, self.me):
+                yield Static(line, classes="line")
+            yield Static("Press Enter to leave.", classes="line")
 
     def action_close(self) -> None:
         """Leave the game."""
         self.dismiss(None)
 
 
+class TextScreen(ModalScreen[None]):
+    """A page of lines over the table (the help, the log), closed by Esc, Enter or its own key."""
+
+    def __init__(self, title: str, lines: list[str], key: str, key_label: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+        self.key = key
+        self.key_label = key_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="wide"):
+            yield Label(self.title_text, classes="title")
+            with VerticalScroll(id="page"):
+                for line in self.lines:
+                    yield Static(line, classes="line")
+            yield Label(f"Esc, Enter or {self.key_label}: back to the table")
+
+    def on_mount(self) -> None:
+        page = self.query_one("#page", VerticalScroll)
+        page.scroll_end(animate=False)
+        page.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """Any of the closing keys goes back to the table."""
+        if event.key in ("escape", "enter", self.key):
+            event.stop()
+            self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Are you sure? ``y`` leaves, ``n`` or Esc plays on."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes, leave", priority=True),
+        Binding("n,escape", "answer(False)", "No, play on", priority=True),
+    ]
+
+    def __init__(self, saved: bool) -> None:
+        super().__init__()
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Leave the game?" + (" The record so far is saved." if self.saved else ""))
+            with Horizontal(id="answers"):
+                yield Button("Yes, leave (y)", variant="error", id="yes", compact=True)
+                yield Button("No, play on (n)", variant="primary", id="no", compact=True)
+
+    def action_answer(self, leave: bool) -> None:
+        """Answer the question."""
+        self.dismiss(leave)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        """A click on yes or no."""
+        self.dismiss(event.button.id == "yes")
+
+
 class GameScreen(Screen[None]):
     """The table, your hand and the moves."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "pick(0)", "Card 1"),
-        Binding("2", "pick(1)", "Card 2"),
-        Binding("3", "pick(2)", "Card 3"),
-        Binding("4", "pick(3)", "Card 4"),
+        Binding("1", "pick(0)", "Card 1", show=False),
+        Binding("2", "pick(1)", "Card 2", show=False),
+        Binding("3", "pick(2)", "Card 3", show=False),
+        Binding("4", "pick(3)", "Card 4", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("l", "log", "Log"),
         Binding("h", "hint", "Hint"),
         Binding("t", "trackers", "Trackers"),
-        Binding("colon", "type_move", "Type a move"),
+        Binding("colon", "type_move", "Type", show=False),
+        Binding("question_mark", "help", "Help"),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, me: int, bot_delay: float) -> None:
+    def __init__(self, session: Session, me: int, bot_delay: float, cards: CardText) -> None:
         super().__init__()
         self.session = session
         self.me = me
         self.bot_delay = bot_delay
+        self.cards = cards
         self.picked: int | None = None
         self.show_trackers = False
         self.shown_hands = 0
@@ -259,9 +371,9 @@ class GameScreen(Screen[None]):
             with Horizontal(id="hand"):
                 yield Label("Your hand", id="hand-label")
                 for i in range(4):
-                    yield Button("", id=f"card-{i}")
+                    yield Button("", id=f"card-{i}", compact=True)
             yield OptionList(id="moves")
-            yield Input(placeholder="type a move, e.g. capture 8c 8: 5d 3h (Enter to play, Esc to cancel)", id="typed")
+            yield Input(placeholder="a move, e.g. capture 8c 8: 5d 3h (Enter plays, Esc cancels)", id="typed")
             yield Static(id="message")
         yield Footer()
 
@@ -286,40 +398,42 @@ class GameScreen(Screen[None]):
         status.append(f"deal {state.deal_number()} of {rules.deals_per_hand}")
         if state.last_deal and not state.hand_over:
             status.append(" (LAST DEAL)", style="bold yellow")
-        status.append(" — scores: " + ", ".join(f"{s.side_name(i)} {state.scores[i]}" for i in range(rules.sides)))
+        status.append(f"\n{scores_line(s, self.me)}")
         if not s.over:
-            whose = "YOUR TURN" if s.to_move == self.me else f"{s.names[s.to_move]} (seat {s.to_move}) to move"
-            status.append(f" — {whose}", style="bold green" if s.to_move == self.me else "")
+            whose_turn = "YOUR TURN" if s.to_move == self.me else f"{seat_title(s, s.to_move, self.me)} to move"
+            status.append(f" — {whose_turn}", style="bold green" if s.to_move == self.me else "")
         if self.show_trackers:
             taken, spades = s.side_tracker(self.me)
-            status.append(f"\nyour side this hand: {taken} cards, {spades} spades")
+            status.append(f"\nyour side this hand: {taken_line(taken, spades)}")
         self.query_one("#status", Static).update(status)
 
         others = Text()
         for seat in range(rules.players):
             if seat == self.me:
                 continue
-            partner = " (partner)" if rules.partnerships and seat % 2 == self.me % 2 else ""
-            others.append(f"seat {seat} {s.names[seat]}{partner}: {state.hands[seat].bit_count()} cards, ")
-            others.append(f"last move: {s.last_moves.get(seat, '-')}\n")
+            last = s.last_moves.get(seat)
+            held = plural(state.hands[seat].bit_count(), "card")
+            others.append(f"{seat_long_title(s, seat, self.me)}: {held}, ")
+            others.append(f"last: {'-' if last is None else self.cards.words(last)}\n")
+        others.rstrip()
         self.query_one("#others", Static).update(others)
 
         table = Text("Table  ", style="bold")
-        table.append_text(cards_text(state.loose) if state.loose else Text("(no loose cards)", style="dim"))
+        loose = cards_text(state.loose, self.cards) if state.loose else Text("(no loose cards)", style="dim")
+        table.append_text(loose)
         if not state.builds:
             table.append("\nno builds", style="dim")
         for build in state.builds:
-            kind = "single" if build_is_single(build) else "multiple"
-            who = "you" if build.owner == self.me else f"seat {build.owner}"
-            table.append(f"\nBuild {build.value} ({kind}, owner {who}): ", style="bold cyan")
-            table.append_text(cards_text(build.cards))
+            head = build_head(build, lambda owner: whose(s, owner, self.me))
+            table.append(f"\n{head[0].upper()}{head[1:]}: ", style="bold cyan")
+            table.append_text(cards_text(build.cards, self.cards))
         self.query_one("#table", Static).update(table)
 
         cards = self.hand_cards()
         for i in range(4):
             button = self.query_one(f"#card-{i}", Button)
             if i < len(cards):
-                button.label = f"{i + 1}: {card_name(cards[i])}"
+                button.label = Text.assemble(f"{i + 1}: ", card_text(cards[i], self.cards))
                 button.display = True
                 button.variant = "primary" if self.picked == cards[i] else "default"
             else:
@@ -345,8 +459,7 @@ class GameScreen(Screen[None]):
         self.waiting = False
         step = self.session.step_bot()
         if step is not None:
-            seat, code = step
-            self.say(f"{self.session.names[seat]} (seat {seat}) played {format_code(code)}")
+            self.say(log_line(self.session, step[0], step[1], self.me, self.cards))
         self.after_move()
 
     def after_move(self) -> None:
@@ -357,10 +470,12 @@ class GameScreen(Screen[None]):
         if self.shown_hands < len(self.session.finished):
             done = self.session.finished[self.shown_hands]
             self.shown_hands += 1
-            self.app.push_screen(HandOverScreen(self.session, done), lambda _: self.after_move())
+            self.app.push_screen(HandOverScreen(self.session, done, self.me), lambda _: self.after_move())
             return
         if self.session.over:
-            self.app.push_screen(GameOverScreen(self.session), lambda _: self.app.exit(self.session.game.winner))
+            self.app.push_screen(
+                GameOverScreen(self.session, self.me), lambda _: self.app.exit(self.session.game.winner)
+            )
             return
         self.schedule_bots()
 
@@ -372,7 +487,7 @@ class GameScreen(Screen[None]):
         except IllegalMoveError as exc:
             self.say(f"Not allowed: {exc.reason}", "bold red")
             return
-        self.say(f"You played {format_code(code)}")
+        self.say(log_line(self.session, self.me, code, self.me, self.cards))
         self.after_move()
 
     def clear_choices(self) -> None:
@@ -392,22 +507,23 @@ class GameScreen(Screen[None]):
             return
         card = cards[index]
         state = self.session.state
-        codes = sorted((c for c in state.legal_codes() if code_card(c) == card), key=format_code)
+        codes = [m.code for m in state.legal_moves() if code_card(m.code) == card]
         self.picked = card
         self.refresh_view()
         self.clear_choices()
         moves = self.query_one("#moves", OptionList)
+        name = self.cards.card(card)
         if not codes:
-            self.say(f"{card_name(card)} cannot be played: {explain_illegal(state, card << 2)}", "bold red")
+            self.say(f"{name} cannot be played: {explain_illegal(state, card << 2)}", "bold red")
             return
         if len(codes) == 1:
             self.play(codes[0])
             return
-        moves.add_options([Option(format_code(c), id=str(c)) for c in codes])
+        moves.add_options([Option(self.cards.notation(c), id=str(c)) for c in codes])
         moves.display = True
         moves.highlighted = 0
         moves.focus()
-        self.say(f"{card_name(card)}: choose what it does (arrows and Enter, or a click; Esc to cancel)")
+        self.say(f"{name}: choose what it does (arrows and Enter, or a click; Esc to cancel)")
 
     @on(OptionList.OptionSelected, "#moves")
     def move_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -431,7 +547,7 @@ class GameScreen(Screen[None]):
     @on(Input.Submitted, "#typed")
     def typed_move(self, event: Input.Submitted) -> None:
         """A typed move: played if legal, else the reason in plain words."""
-        text = event.value.strip()
+        text = from_symbols(event.value.strip())
         if not text:
             return
         if not self.session.human_to_move():
@@ -453,10 +569,32 @@ class GameScreen(Screen[None]):
         self.query_one("#typed", Input).display = False
         self.refresh_view()
 
+    def action_undo(self) -> None:
+        """Take back your last move and the computer moves after it, or say why not."""
+        try:
+            taken = self.session.undo(self.me)
+        except UndoError as exc:
+            self.say(f"Cannot undo: {exc}", "bold red")
+            return
+        self.action_cancel()
+        others = plural(len(taken) - 1, "computer move")
+        self.say(f"Took back your move ({self.cards.words(taken[0][1])}) and {others}.")
+
+    def action_log(self) -> None:
+        """Show every move of this hand."""
+        lines = hand_log(self.session, self.me, self.cards) or ["(no move yet)"]
+        title = f"Hand {len(self.session.game.hands)}: {plural(len(self.session.hand_moves()), 'move')}"
+        self.app.push_screen(TextScreen(title, lines, "l", "l"))
+
+    def action_help(self) -> None:
+        """List every key."""
+        lines = [f"{key:14} {meaning}" for key, meaning in KEYS]
+        self.app.push_screen(TextScreen("Keys", lines, "question_mark", "?"))
+
     def action_hint(self) -> None:
         """Suggest a move."""
         if self.session.human_to_move():
-            self.say(f"Hint: {format_code(self.session.hint())}", "italic")
+            self.say(f"Hint: {self.cards.notation(self.session.hint())}", "italic")
 
     def action_trackers(self) -> None:
         """Show or hide your side's captured cards and spades."""
@@ -464,7 +602,14 @@ class GameScreen(Screen[None]):
         self.refresh_view()
 
     def action_quit_game(self) -> None:
-        """Leave; the record of the game so far is saved."""
+        """Ask, then leave; the record of the game so far is saved."""
+        self.app.push_screen(ConfirmQuit(self.session.save_dir is not None), self.quit_answered)
+
+    def quit_answered(self, leave: bool | None) -> None:
+        """Leave on yes (saving the record so far); play on otherwise."""
+        if not leave:
+            self.say("Playing on.")
+            return
         if self.session.save_dir is not None and self.session.saved_path is None:
             self.session.save()
         self.app.exit(-1)
@@ -475,29 +620,40 @@ class CassinoApp(App[int]):
 
     TITLE = "Casino"
     CSS = """
-    #setup-grid { grid-size: 2; grid-columns: 30 1fr; grid-rows: auto; height: auto; }
+    #setup { height: 1fr; }
+    #setup-grid { grid-size: 2; grid-columns: 26 1fr; grid-rows: auto; height: auto; }
     #setup-grid > Label { padding: 0 1; }
-    #hand-label { padding: 1 1; }
-    #setup-error { height: auto; }
-    #game { padding: 0 1; }
+    #setup-bar { height: auto; padding: 0 1; }
+    #setup-bar Button { margin-right: 2; }
+    #setup-error { height: auto; width: 1fr; }
+    #hand-label { padding: 0 1; }
+    #game { padding: 0 1; overflow-y: auto; }
     #status { height: auto; }
     #others { height: auto; color: $text-muted; }
-    #table { height: auto; min-height: 4; border: round $accent; padding: 0 1; }
-    #hand { height: 3; }
-    #hand Button { min-width: 12; margin-right: 1; }
-    #moves { height: auto; max-height: 12; }
+    #table { height: auto; min-height: 3; border: round $accent; padding: 0 1; }
+    #hand { height: 1; margin: 0 0 1 0; }
+    #hand Button { min-width: 8; margin-right: 2; }
+    #moves { height: auto; max-height: 8; }
     #message { height: auto; min-height: 1; }
-    #dialog { width: auto; height: auto; padding: 1 2; border: thick $accent; background: $surface; }
-    HandOverScreen, GameOverScreen { align: center middle; }
+    #dialog { width: auto; max-width: 78; height: auto; max-height: 22; padding: 0 1; border: thick $accent; background: $surface; }
+    #dialog.wide { width: 76; }
+    #dialog .line { width: 1fr; height: auto; }
+    #dialog .title { text-style: bold; }
+    #page { height: auto; max-height: 17; }
+    #answers { height: auto; width: auto; margin-top: 1; }
+    #answers Button { margin-right: 2; }
+    HandOverScreen, GameOverScreen, TextScreen, ConfirmQuit { align: center middle; }
     """
 
-    def __init__(self, new_game: NewGame, setup: bool = True, bot_delay: float = 0.6) -> None:
+    def __init__(self, new_game: NewGame, setup: bool = True, bot_delay: float = 0.6, ascii: bool = False) -> None:
         super().__init__()
         self.new_game = new_game
         """The game the command line asked for: the variant builder starts from it."""
         self.setup = setup
         """False: start ``new_game`` at once, skipping the variant builder."""
         self.bot_delay = bot_delay
+        self.cards = CardText(wants_ascii(sys.stdout, ascii))
+        """How cards are written: suit symbols, or letters when asked or when the terminal cannot."""
         self.session: Session | None = None
 
     def on_mount(self) -> None:
@@ -515,12 +671,12 @@ class CassinoApp(App[int]):
             choice = dataclasses.replace(choice, seat=0)
         self.session = choice.session()
         self.sub_title = f"seed {self.session.seed}"
-        self.push_screen(GameScreen(self.session, choice.seat, self.bot_delay))
+        self.push_screen(GameScreen(self.session, choice.seat, self.bot_delay, self.cards))
 
 
-def run_fullscreen(new_game: NewGame, setup: bool = True) -> int:
+def run_fullscreen(new_game: NewGame, setup: bool = True, ascii: bool = False) -> int:
     """Run the full-screen game; returns the winning side, or -1."""
-    result = CassinoApp(new_game, setup).run()
+    result = CassinoApp(new_game, setup, ascii=ascii).run()
     return -1 if result is None else result
 
 

@@ -1,108 +1,243 @@
-"""``cassino play --plain``: a whole game in plain text lines, for simple terminals and screen readers.
+"""``cassino play --plain``: a whole game in plain text lines, for simple terminals, screen readers
+and scripts (it is chosen by itself when standard input or output is not a terminal).
 
-Each turn prints the table (builds with value, kind and owner), your hand, the scores and deal, the
-other players' last moves and the numbered legal moves; you answer with a number or a move in
-notation. ``h`` gives a hint, ``t`` the trackers of your side's cards and spades, ``q`` quits.
-The game's record is saved at the end (and when you quit).
+Each turn prints the table (each build with value, kind and whose it is), the other seats, your
+hand, the scores and deal, and the numbered legal moves; you answer with a number or a move in
+notation. ``help`` lists every command (hint, trackers, undo, the hand's log, quit). The game's
+record is saved at the end (and when you quit).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from enum import Enum
 from typing import TextIO
 
-from ..cards import format_cards
 from ..errors import IllegalMoveError
 from ..explain import explain_card
-from ..moves import MoveError, format_code, parse_code
-from .session import Session
-from .table_text import describe_table, game_summary, hand_summary
+from ..moves import MoveCode, MoveError, parse_code
+from .session import Session, UndoError
+from .table_text import (
+    CardText,
+    describe_table,
+    from_symbols,
+    game_summary,
+    hand_log,
+    hand_summary,
+    log_line,
+    plural,
+    scores_line,
+    seat_long_title,
+    taken_line,
+    wants_ascii,
+    whose,
+)
+
+COMMANDS = (
+    ("NUMBER", "play the move of that number in the list"),
+    ("MOVE", "play a move in notation, e.g. build 3c 3: 3h (suit symbols or letters, 10 or T)"),
+    ("CARD", "a card alone, e.g. 7h: what it can do, or why it can do nothing"),
+    ("h, hint", "a suggested move"),
+    ("t, trackers", "the cards and spades your side has taken this hand"),
+    ("u, undo", "take back your last move and the computer moves after it"),
+    ("l, log", "every move of this hand so far"),
+    ("s, scores", "the scores"),
+    ("?, help", "this list"),
+    ("q, quit", "leave the game (it asks first; the record so far is saved)"),
+)
+"""Every answer the plain game understands, as the help lists it."""
 
 
-def run_plain(session: Session, out: TextIO | None = None, inp: TextIO | None = None) -> int:
+class Turn(Enum):
+    """What an answer that is not a move leads to."""
+
+    AGAIN = "ask again"
+    UNDONE = "moves were taken back: show the position again"
+    QUIT = "the person leaves"
+
+
+def run_plain(session: Session, out: TextIO | None = None, inp: TextIO | None = None, ascii: bool = False) -> int:
     """Play one game in line mode, the person in the session's first human seat; returns the
-    winning side, or -1 when abandoned."""
+    winning side, or -1 when abandoned. Suits are letters when ``ascii`` or when ``out`` cannot
+    show the symbols."""
     out = out or sys.stdout
-    inp = inp or sys.stdin
-    me = session.humans[0]
-
-    def say(text: str = "") -> None:
-        print(text, file=out, flush=True)
-
-    say(f"Casino: {session.rules.describe()}. Seed {session.seed}. You are seat {me}.")
-    say("Answer with a move number or a move in notation; h: hint, t: trackers, q: quit.")
-    shown_hands = 0
-    hand_number = 0
-    while not session.over:
-        if len(session.game.hands) != hand_number:
-            hand_number = len(session.game.hands)
-            state = session.state
-            say(f"\n=== Hand {hand_number}, dealer seat {state.dealer}, scores {list(state.scores)} ===")
-        if not session.human_to_move():
-            step = session.step_bot()
-            assert step is not None
-            say(f"seat {step[0]} ({session.names[step[0]]}) plays: {format_code(step[1])}")
-        else:
-            code = _ask(session, me, say, out, inp)
-            if code is None:
-                if session.save_dir is not None:
-                    say(f"Game abandoned; record saved to {session.save()}.")
-                else:
-                    say("Game abandoned.")
-                return -1
-            session.play(code)
-        while shown_hands < len(session.finished):
-            for line in hand_summary(session, session.finished[shown_hands]):
-                say(line)
-            shown_hands += 1
-    for line in game_summary(session):
-        say(line)
-    return session.game.winner
+    return PlainGame(session, out, inp or sys.stdin, CardText(wants_ascii(out, ascii))).run()
 
 
-def _ask(session: Session, me: int, say: object, out: TextIO, inp: TextIO) -> int | None:
-    """Show the position to the person to move and read a legal move (None: quit)."""
-    assert callable(say)
-    state = session.state
-    say(f"\nDeal {state.deal_number()}{' (last deal)' if state.last_deal else ''}. Table:")
-    for line in describe_table(state):
-        say(line)
-    for seat in range(session.rules.players):
-        if seat != me:
-            last = session.last_moves.get(seat, "-")
-            say(f"  seat {seat} ({session.names[seat]}): {state.hands[seat].bit_count()} cards; last move: {last}")
-    say(f"Scores: {list(state.scores)}. Your hand: {format_cards(state.hands[me])}")
-    moves = state.legal_moves()
-    for i, m in enumerate(moves, 1):
-        say(f"  {i:2d}. {m}")
-    while True:
-        print("> ", end="", file=out, flush=True)
-        line = inp.readline()
-        if not line:
-            return None
-        text = line.strip()
-        if text in ("q", "quit"):
-            return None
-        if text in ("h", "hint"):
-            say(f"hint: {format_code(session.hint())}")
-            continue
-        if text in ("t", "trackers"):
-            cards, spades = session.side_tracker(me)
-            say(f"your side has taken {cards} cards and {spades} spades this hand")
-            continue
-        if text.isdigit() and not 1 <= int(text) <= len(moves):
-            say(f"not possible: there is no move number {text}; choose 1 to {len(moves)}")
-            continue
-        if len(text) in (2, 3) and not text.isdigit():
-            # A card alone: list what it can do, or say why it can do nothing.
-            reply = explain_card(state, text)
-            if reply is not None:
-                say(reply)
-                continue
+class PlainGame:
+    """The line-mode game: the loop of turns and the person's answers."""
+
+    def __init__(self, session: Session, out: TextIO, inp: TextIO, cards: CardText) -> None:
+        self.session = session
+        self.out = out
+        self.inp = inp
+        self.cards = cards
+        self.me = session.humans[0]
+
+    def say(self, text: str = "") -> None:
+        """One line out, at once (a person or a pipe is waiting for it)."""
+        print(text, file=self.out, flush=True)
+
+    def read(self, prompt: str) -> str | None:
+        """One answer, stripped; None at the end of input (or Ctrl-C)."""
+        print(prompt, end="", file=self.out, flush=True)
         try:
-            code = moves[int(text) - 1].code if text.isdigit() else parse_code(text)
+            line = self.inp.readline()
+        except KeyboardInterrupt:  # Ctrl-C at a prompt leaves like the end of input: the game is kept
+            self.say()
+            return None
+        return line.strip() if line else None
+
+    def run(self) -> int:
+        """The game to its end, or until the person leaves."""
+        session = self.session
+        self.say(f"Casino: {session.rules.describe()}. Seed {session.seed}. You are seat {self.me}.")
+        self.say("Answer with a move number or a move; ? lists every command.")
+        shown_hands = 0
+        hand_number = 0
+        while not session.over:
+            if len(session.game.hands) != hand_number:
+                hand_number = len(session.game.hands)
+                dealer = seat_long_title(session, session.state.dealer, self.me)
+                self.say(f"\n=== Hand {hand_number}, dealer {dealer}; {scores_line(session, self.me)} ===")
+            if not session.human_to_move():
+                step = session.step_bot()
+                assert step is not None
+                self.say(log_line(session, step[0], step[1], self.me, self.cards))
+            else:
+                code = self._ask()
+                if code is Turn.QUIT:
+                    self._abandon()
+                    return -1
+                if not isinstance(code, Turn):
+                    session.play(code)
+                    self.say(log_line(session, self.me, code, self.me, self.cards))
+            while shown_hands < len(session.finished):
+                for line in hand_summary(session, session.finished[shown_hands], self.me):
+                    self.say(line)
+                shown_hands += 1
+        for line in game_summary(session, self.me):
+            self.say(line)
+        return session.game.winner
+
+    def _abandon(self) -> None:
+        if self.session.save_dir is not None:
+            self.say(f"Game abandoned; record saved to {self.session.save()}.")
+        else:
+            self.say("Game abandoned.")
+
+    def _show_turn(self) -> list[MoveCode]:
+        """The position for the person to move, with the numbered legal moves (returned)."""
+        session, me, cards = self.session, self.me, self.cards
+        state = session.state
+        last = " (last deal)" if state.last_deal else ""
+        self.say(f"\nDeal {state.deal_number()} of {session.rules.deals_per_hand}{last}. Table:")
+        for line in describe_table(state, cards, lambda owner: whose(session, owner, me)):
+            self.say(line)
+        for seat in range(session.rules.players):
+            if seat != me:
+                code = session.last_moves.get(seat)
+                last_move = "-" if code is None else cards.words(code)
+                held = plural(state.hands[seat].bit_count(), "card")
+                self.say(f"  {seat_long_title(session, seat, me)}: {held}; last move: {last_move}")
+        self.say(f"Scores: {scores_line(session, me)}. Your hand: {cards.cards(state.hands[me])}")
+        codes = [m.code for m in state.legal_moves()]
+        for i, code in enumerate(codes, 1):
+            self.say(f"  {i:2d}. {cards.notation(code)}")
+        return codes
+
+    def _ask(self) -> MoveCode | Turn:
+        """Read a legal move, or the end of the turn without one (quit, or an undo)."""
+        codes = self._show_turn()
+        commands = self._commands()
+        while True:
+            text = self.read("> ")
+            if text is None:
+                return Turn.QUIT
+            command = commands.get(text.lower())
+            turn = command() if command is not None else self._move_of(text, codes)
+            if turn is not Turn.AGAIN:
+                return turn
+
+    def _commands(self) -> dict[str, Callable[[], Turn]]:
+        """The named answers, by every name they go by."""
+        table: dict[str, Callable[[], Turn]] = {}
+        for names, action in (
+            (("h", "hint"), self._hint),
+            (("t", "trackers"), self._trackers),
+            (("u", "undo"), self._undo),
+            (("l", "log"), self._log),
+            (("s", "scores"), self._scores),
+            (("?", "help"), self._help),
+            (("q", "quit"), self._quit),
+        ):
+            for name in names:
+                table[name] = action
+        return table
+
+    def _hint(self) -> Turn:
+        self.say(f"hint: {self.cards.notation(self.session.hint())}")
+        return Turn.AGAIN
+
+    def _trackers(self) -> Turn:
+        cards, spades = self.session.side_tracker(self.me)
+        self.say(f"your side has taken {taken_line(cards, spades)} this hand")
+        return Turn.AGAIN
+
+    def _undo(self) -> Turn:
+        try:
+            taken = self.session.undo(self.me)
+        except UndoError as exc:
+            self.say(f"cannot undo: {exc}")
+            return Turn.AGAIN
+        others = plural(len(taken) - 1, "computer move")
+        self.say(f"Took back your move ({self.cards.words(taken[0][1])}) and {others}.")
+        return Turn.UNDONE
+
+    def _log(self) -> Turn:
+        lines = hand_log(self.session, self.me, self.cards)
+        self.say(f"Hand {len(self.session.game.hands)}, {plural(len(lines), 'move')} so far:")
+        for line in lines:
+            self.say(f"  {line}")
+        return Turn.AGAIN
+
+    def _scores(self) -> Turn:
+        self.say(f"Scores: {scores_line(self.session, self.me)}")
+        return Turn.AGAIN
+
+    def _help(self) -> Turn:
+        self.say("Commands:")
+        for name, meaning in COMMANDS:
+            self.say(f"  {name:12} {meaning}")
+        return Turn.AGAIN
+
+    def _quit(self) -> Turn:
+        answer = self.read("Leave the game? (y/n) ")
+        if answer is None or answer.lower() in ("y", "yes"):
+            return Turn.QUIT
+        self.say("Playing on.")
+        return Turn.AGAIN
+
+    def _move_of(self, text: str, codes: list[MoveCode]) -> MoveCode | Turn:
+        """The move an answer names, or ``Turn.AGAIN`` after saying why it is not one."""
+        state = self.session.state
+        typed = from_symbols(text)
+        if typed.isdigit():
+            if not 1 <= int(typed) <= len(codes):
+                self.say(f"not possible: there is no move number {typed}; choose 1 to {len(codes)}")
+                return Turn.AGAIN
+            return codes[int(typed) - 1]
+        if len(typed) in (2, 3):
+            # A card alone: list what it can do, or say why it can do nothing.
+            reply = explain_card(state, typed)
+            if reply is not None:
+                self.say(reply)
+                return Turn.AGAIN
+        try:
+            code = parse_code(typed)
             state.verify(code)
         except (MoveError, IllegalMoveError) as exc:
-            say(f"not possible: {exc}")
-            continue
+            self.say(f"not possible: {exc}")
+            return Turn.AGAIN
         return code

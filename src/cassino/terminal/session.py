@@ -1,5 +1,5 @@
-"""A game at the table: people and computer players in their seats, last moves, hints, trackers,
-and the record saved when the game ends. Both terminal front ends (full screen and plain lines)
+"""A game at the table: people and computer players in their seats, the hand's moves, undo, hints,
+trackers, and the record saved when the game ends. Both terminal front ends (full screen and plain lines)
 drive this one object, so they cannot disagree about the game.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..cards import SPADES_MASK, CardMask
 from ..game import Game
-from ..moves import MoveCode, format_code
+from ..moves import MoveCode
 from ..players import Player, make_player
 from ..players.base import choose_code, decide
 from ..record import record_of_game, write_record
@@ -28,6 +28,17 @@ def default_save_dir() -> Path:
     home = os.environ.get("CASSINO_HOME")
     base = Path(home) if home else Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "cassino"
     return base / "games"
+
+
+def side_name(rules: Rules, names: Sequence[str], side: int) -> str:
+    """A side's name from its seats' names: the seat's, or both partners' in partnerships."""
+    if rules.partnerships:
+        return f"{names[side]} & {names[side + 2]}"
+    return names[side]
+
+
+class UndoError(Exception):
+    """A move that may not be taken back; the message says why, in words for the person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +100,9 @@ class Session:
         self.game = Game(rules, seed=seed)
         self.save_dir = save_dir
         self.saved_path: Path | None = None
-        self.last_moves: dict[int, str] = {}
+        self.deal_ply = 0
+        """Moves of the hand in play before its cards now in play were dealt or drawn: none of them
+        may be taken back, since the cards dealt after them have been seen."""
         self.finished: list[FinishedHand] = []
         self._hint = make_player(hint_player, seed)
         self.started = _dt.datetime.now()
@@ -120,28 +133,39 @@ class Session:
 
     def side_name(self, side: int) -> str:
         """A side's name: its seat's, or both partners' in partnerships."""
-        if self.rules.partnerships:
-            return f"{self.names[side]} & {self.names[side + 2]}"
-        return self.names[side]
+        return side_name(self.rules, self.names, side)
+
+    def hand_moves(self) -> tuple[tuple[int, MoveCode], ...]:
+        """Every move of the hand in play as (seat, code), oldest first."""
+        return self.game.state.seat_moves()
+
+    @property
+    def last_moves(self) -> dict[int, MoveCode]:
+        """Each seat's last move in the hand in play (derived, so an undo can never leave it stale)."""
+        return dict(self.hand_moves())
 
     # ------------------------------------------------------------------ playing
-    def _after_move(self, seat: int, code: MoveCode, hand_before: int) -> None:
-        self.last_moves[seat] = format_code(code)
-        if len(self.game.hands) != hand_before or self.game.state.hand_over:
+    def _move(self, code: MoveCode) -> None:
+        """Make a move and keep what follows from it: where the cards in play were dealt, the
+        finished hand, the record at the end."""
+        hand_before = len(self.game.hands)
+        stock_before = len(self.game.state.remaining_stock)
+        self.game.play(code)
+        state = self.game.state
+        if len(self.game.hands) != hand_before:
+            self.deal_ply = 0
+        elif len(state.remaining_stock) != stock_before:
+            self.deal_ply = state.moves_played
+        if len(self.game.hands) != hand_before or state.hand_over:
             finished = self.game.hands[hand_before - 1]
             assert finished.result is not None
             self.finished.append(FinishedHand(hand_before, finished.dealer, finished.result, finished.scores))
-            if len(self.game.hands) != hand_before:
-                self.last_moves.clear()
         if self.over and self.save_dir is not None and self.saved_path is None:
             self.save()
 
     def play(self, code: MoveCode) -> None:
         """A person's move: checked (IllegalMoveError says why, and nothing changes)."""
-        seat = self.to_move
-        hand_before = len(self.game.hands)
-        self.game.play(code)
-        self._after_move(seat, code, hand_before)
+        self._move(code)
 
     def step_bot(self) -> tuple[int, MoveCode] | None:
         """Let the computer player to move make its move; None when a person is to move."""
@@ -149,10 +173,42 @@ class Session:
             return None
         seat = self.to_move
         code = decide(self.bots[seat], self.game.state)
-        hand_before = len(self.game.hands)
-        self.game.play(code)
-        self._after_move(seat, code, hand_before)
+        self._move(code)
         return seat, code
+
+    # ------------------------------------------------------------------ taking back
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back its last move now, or None when it may. The web app's
+        rule: only against computer players, never after the game or the hand is over, and never
+        once new cards have come from the stock since (they were seen)."""
+        if self.over:
+            return "the game is over: no move can be taken back"
+        others = [s for s in self.humans if s != seat]
+        if others:
+            return f"moves are taken back only against computer players: seat {others[0]} is another person's"
+        movers = self.game.state.movers()
+        if seat not in movers:
+            if len(self.game.hands) > 1:
+                return f"hand {len(self.game.hands) - 1} is over: its moves cannot be taken back"
+            return "you have made no move yet"
+        if self._last_move_index(seat) < self.deal_ply:
+            return "new cards have come from the stock since your last move (they were seen), so it stands"
+        return None
+
+    def _last_move_index(self, seat: int) -> int:
+        movers = self.game.state.movers()
+        return len(movers) - 1 - movers[::-1].index(seat)
+
+    def undo(self, seat: int) -> list[tuple[int, MoveCode]]:
+        """Take back ``seat``'s last move and every computer move after it; returns them as (seat,
+        code), oldest first. UndoError says why when it may not be done (nothing changes)."""
+        refusal = self.undo_refusal(seat)
+        if refusal is not None:
+            raise UndoError(refusal)
+        taken = list(self.hand_moves()[self._last_move_index(seat) :])
+        for _ in taken:
+            self.game.undo()
+        return taken
 
     def hint(self) -> MoveCode:
         """A suggested move for the person to move."""

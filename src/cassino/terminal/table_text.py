@@ -1,41 +1,198 @@
-"""The table as text lines: one wording for the plain game, the full screen's summaries and the
-replay, so a person reads the same table, hand breakdown and result wherever they look."""
+"""The table as text: one wording for the plain game, the full screen and the replay, so a person
+reads the same cards, seat names, builds, moves, scores and results wherever they look.
+
+Cards are shown with suit symbols (``10♦``, ``A♠``) or, where the terminal cannot show them, in
+letters (``10d``, ``As``), which are also valid notation; seats are named from the person's point
+of view ("You", "Partner", "Computer"), so nobody has to remember which seat number is theirs.
+"""
 
 from __future__ import annotations
 
-from ..cards import format_cards
-from ..state import State, build_is_single
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from ..cards import card_name, cards_of
+from ..moves import BUILD, CAPTURE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, format_code
+from ..state import Build, State, build_is_single
 from .session import FinishedHand, Session
 
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+_LETTERS = str.maketrans({symbol: letter for letter, symbol in SUIT_SYMBOLS.items()})
+ASCII_ENV = "CASSINO_ASCII"
+"""Set (to anything but empty or 0) to show suits as letters whatever the terminal can show."""
 
-def describe_table(state: State) -> list[str]:
-    """The table as lines: loose cards, then each build with value, kind and owner."""
-    lines = [f"  loose: {format_cards(state.loose) or '(none)'}"]
+
+def wants_ascii(stream: TextIO | None, forced: bool = False) -> bool:
+    """True when suits must be letters: asked for (``--ascii`` or ``$CASSINO_ASCII``), or the
+    stream's encoding cannot write the suit symbols (a stream without one takes any text)."""
+    if forced or os.environ.get(ASCII_ENV, "") not in ("", "0"):
+        return True
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return False
+    try:
+        "".join(SUIT_SYMBOLS.values()).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return True
+    return False
+
+
+def from_symbols(text: str) -> str:
+    """Typed text with suit symbols turned into the letters of the notation, so a person may type
+    a card the way it is shown."""
+    return text.translate(_LETTERS)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``: a count with its noun agreeing."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardText:
+    """How cards are written: suit symbols, or letters when ``ascii``; 10 is always ``10``."""
+
+    ascii: bool = False
+
+    def card(self, card: int) -> str:
+        """One card, e.g. ``10♦`` (``10d`` in letters)."""
+        name = card_name(card)
+        rank = "10" if name[0] == "T" else name[0]
+        return rank + (name[1] if self.ascii else SUIT_SYMBOLS[name[1]])
+
+    def cards(self, mask: int) -> str:
+        """Cards in canonical order, separated by spaces."""
+        return " ".join(self.card(c) for c in cards_of(mask))
+
+    def notation(self, code: MoveCode) -> str:
+        """A move's line in notation, its cards written this way (still readable as notation
+        once ``from_symbols`` has turned symbols into letters)."""
+        verb, _, *value = format_code(code).partition(": ")[0].split(" ")
+        shown = " ".join([verb, self.card(code_card(code)), *value])
+        return shown if code_kind(code) == TRAIL else f"{shown}: {self.cards(code_table(code))}"
+
+    def words(self, code: MoveCode) -> str:
+        """A move in words: ``take 3♣ 5♥ with 8♠``, ``build 8 with 3♣ on 5♥``, ``trail J♣``."""
+        kind = code_kind(code)
+        card = self.card(code_card(code))
+        if kind == CAPTURE:
+            return f"take {self.cards(code_table(code))} with {card}"
+        if kind == BUILD:
+            return f"build {code_value(code)} with {card} on {self.cards(code_table(code))}"
+        return f"trail {card}"
+
+
+# ---------------------------------------------------------------------------------- seats and sides
+_AROUND = {3: {1: "Left", 2: "Right"}, 4: {1: "Left", 2: "Opposite", 3: "Right"}}
+"""Where the other seats sit, seen from the person (play passes to the left)."""
+
+
+def is_partner(session: Session, seat: int, me: int) -> bool:
+    """True when ``seat`` plays on my side (partnerships only)."""
+    return seat != me and session.rules.side_of(seat) == session.rules.side_of(me)
+
+
+def seat_title(session: Session, seat: int, me: int) -> str:
+    """A seat's name seen from ``me``: ``You``, ``Partner``, another person's name, ``Computer``
+    (or ``Left computer`` and so on when there are several)."""
+    if seat == me:
+        return "You"
+    if is_partner(session, seat, me):
+        return "Partner"
+    if seat in session.humans:
+        return session.names[seat]
+    where = _AROUND.get(session.rules.players, {}).get((seat - me) % session.rules.players)
+    return f"{where} computer" if where else "Computer"
+
+
+def seat_long_title(session: Session, seat: int, me: int) -> str:
+    """A seat's title with its number and player, for the list of the other seats."""
+    if seat == me:
+        return f"You (seat {seat})"
+    return f"{seat_title(session, seat, me)} (seat {seat}, {session.names[seat]})"
+
+
+def side_title(session: Session, side: int, me: int) -> str:
+    """A scoring side's name: a seat's title, or ``You & partner`` / ``Opponents`` in partnerships."""
+    if not session.rules.partnerships:
+        return seat_title(session, side, me)
+    return "You & partner" if side == session.rules.side_of(me) else "Opponents"
+
+
+def scores_line(session: Session, me: int, scores: tuple[int, ...] | None = None) -> str:
+    """The scores as a person reads them: ``You 7 - Computer 12``."""
+    values = session.state.scores if scores is None else scores
+    return " - ".join(f"{side_title(session, side, me)} {v}" for side, v in enumerate(values))
+
+
+def whose(session: Session, owner: int, me: int) -> str:
+    """The owner of a build as a possessive: ``your``, ``your partner's``, ``Computer's``."""
+    if owner == me:
+        return "your"
+    if is_partner(session, owner, me):
+        return "your partner's"
+    return f"{seat_title(session, owner, me)}'s"
+
+
+def log_line(session: Session, seat: int, code: MoveCode, me: int, cards: CardText) -> str:
+    """One move of the log: ``You: take 3♣ 5♥ with 8♠``."""
+    return f"{seat_title(session, seat, me)}: {cards.words(code)}"
+
+
+def hand_log(session: Session, me: int, cards: CardText) -> list[str]:
+    """Every move of the hand in play, in order, in words."""
+    return [log_line(session, seat, code, me, cards) for seat, code in session.hand_moves()]
+
+
+# ---------------------------------------------------------------------------------- the table
+def describe_table(state: State, cards: CardText, owner: Callable[[int], str]) -> list[str]:
+    """The table as lines: loose cards, then each build with value, kind and whose it is
+    (``owner`` turns a seat into a possessive such as ``your``)."""
+    lines = [f"  loose: {cards.cards(state.loose) or '(none)'}"]
     for build in state.builds:
-        kind = "single" if build_is_single(build) else "multiple"
-        lines.append(f"  build {build.value} ({kind}, owner seat {build.owner}): {format_cards(build.cards)}")
+        lines.append(f"  {build_head(build, owner)}: {cards.cards(build.cards)}")
     return lines
 
 
-def hand_summary(session: Session, done: FinishedHand) -> list[str]:
+def build_head(build: Build, owner: Callable[[int], str]) -> str:
+    """What a build is, before its cards: ``your 8-build (single)``."""
+    kind = "single" if build_is_single(build) else "multiple"
+    return f"{owner(build.owner)} {build.value}-build ({kind})"
+
+
+def taken_line(cards_taken: int, spades: int) -> str:
+    """The trackers: ``3 cards and 1 spade``."""
+    return f"{plural(cards_taken, 'card')} and {plural(spades, 'spade')}"
+
+
+def hand_summary(session: Session, done: FinishedHand, me: int) -> list[str]:
     """The score breakdown of a finished hand, one line per side, then the checksum."""
-    rules = session.rules
     lines = [f"Hand {done.number} over. Score per side:"]
-    for side in range(rules.sides):
+    for side in range(session.rules.sides):
         parts = ", ".join(f"{k} {v}" for k, v in done.result.breakdown(side).items())
-        lines.append(f"  {session.side_name(side)}: {parts}; hand {done.result.points[side]}, game {done.scores[side]}")
-    sweeps = sum(1 for i in done.result.items if i.category == "sweeps")
-    lines.append(f"  checksum: {done.result.checksum} points without sweeps, {sweeps} scored sweep(s)")
+        points = done.result.points[side]
+        lines.append(f"  {side_title(session, side, me)}: {parts}; hand {points}, game {done.scores[side]}")
+    lines.append(f"  {checksum_line(done)}")
+    lines.append(f"Scores: {scores_line(session, me, done.scores)}")
     return lines
 
 
-def game_summary(session: Session) -> list[str]:
+def checksum_line(done: FinishedHand) -> str:
+    """The hand's checksum (section 8.4 of the rules) and its sweeps."""
+    sweeps = sum(1 for i in done.result.items if i.category == "sweeps")
+    return f"checksum: {done.result.checksum} points without sweeps, {plural(sweeps, 'scored sweep')}"
+
+
+def game_summary(session: Session, me: int) -> list[str]:
     """The end of the game: final scores, the winner, hands played, where the record went."""
     game = session.game
-    lines = [f"Game over after {len(game.hands)} hand(s)."]
-    for side in range(session.rules.sides):
-        lines.append(f"  {session.side_name(side)}: {game.scores[side]}")
-    lines.append(f"Winner: {session.side_name(game.winner)}.")
+    lines = [f"Game over after {plural(len(game.hands), 'hand')}."]
+    lines.append(f"Final score: {scores_line(session, me, game.scores)}")
+    winner = side_title(session, game.winner, me)
+    lines.append(f"{winner} win!" if game.winner == session.rules.side_of(me) else f"Winner: {winner}.")
     if session.saved_path is not None:
-        lines.append(f"Record saved to {session.saved_path} (replay it with: cassino replay {session.saved_path})")
+        lines.append(f"Record saved to {session.saved_path}")
+        lines.append(f"(replay it with: cassino replay {session.saved_path})")
     return lines
