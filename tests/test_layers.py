@@ -1,10 +1,11 @@
-"""The layers of the package, read from its imports: apps -> players -> engine, never the other way.
+"""The layers of the package, read from its imports: apps -> learn -> players -> engine, never the
+other way.
 
 Every module of src/cassino is parsed with ``ast`` and every import counts, those inside functions
 and under ``TYPE_CHECKING`` too: an import moved into a function to dodge a cycle is still an arrow.
 The engine is the package root (cards, rules, moves, state, ..., notation, record); ``players`` may
-import only the engine; each app (``arena``, ``rl``, ``terminal``, ``web``) the engine, the players
-and itself; ``cli``, the ``cassino`` command, may import everything. A failure names the file, the
+import only the engine; ``learn``, the teaching library, the engine and the players; each app
+(``arena``, ``rl``, ``terminal``, ``web``) the engine, the players, ``learn`` and itself; ``cli``, the ``cassino`` command, may import everything. A failure names the file, the
 line and the import statement, and the rule it breaks.
 """
 
@@ -18,6 +19,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "cassino"
 ENGINE = "engine"
 PLAYERS = "players"
+LEARN = "learn"
 CLI = "cli"
 APPS = frozenset({"arena", "rl", "terminal", "web", CLI})
 
@@ -37,7 +39,7 @@ class Import:
 
 
 def subpackages() -> set[str]:
-    """The packages directly under cassino: each must be the players or an app."""
+    """The packages directly under cassino: each must be the players, learn or an app."""
     return {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
 
 
@@ -86,6 +88,8 @@ def broken_rule(source: str, target: str) -> str | None:
         return "the engine imports nothing of the players or the apps"
     if source == PLAYERS:
         return None if target == ENGINE else "the players import only the engine"
+    if source == LEARN:
+        return None if target in (ENGINE, PLAYERS) else "learn imports only the engine and the players"
     if target in APPS:
         return f"an app imports no other app (only {CLI} may)"
     return None
@@ -110,9 +114,9 @@ def all_imports() -> list[Import]:
     return found
 
 
-def test_every_package_is_the_players_or_an_app() -> None:
+def test_every_package_is_the_players_learn_or_an_app() -> None:
     """A new package must be given its layer here before its imports can be judged."""
-    assert subpackages() == APPS | {PLAYERS}
+    assert subpackages() == APPS | {PLAYERS, LEARN}
 
 
 def test_imports_follow_the_layers() -> None:
@@ -203,7 +207,7 @@ def run() -> None:
 
 def test_the_walk_reports_each_forbidden_import_exactly() -> None:
     """Imports inside functions, relative ones and ``from . import`` are all seen and named."""
-    packages = APPS | {PLAYERS}
+    packages = APPS | {PLAYERS, LEARN}
     found = imports_in(SAMPLE, "cassino.record", False, "src/cassino/record.py")
     assert violations(found, packages) == [
         "src/cassino/record.py:3: import cassino.web.app  (cassino.record -> cassino.web.app): "
@@ -226,3 +230,27 @@ def test_the_walk_reports_each_forbidden_import_exactly() -> None:
     ]
     in_cli = imports_in(SAMPLE, "cassino.cli.play", False, "c")
     assert violations(in_cli, packages) == []
+
+
+def test_learn_sits_between_the_players_and_the_apps() -> None:
+    """The teaching library reads the engine and the players; the apps read it; it reads no app,
+    and neither the players nor the engine read it."""
+    packages = APPS | {PLAYERS, LEARN}
+    in_learn = imports_in(
+        "from ..players.search import SearchPlayer\nfrom ..view import View\nfrom ..web import i18n\n",
+        "cassino.learn.coach",
+        False,
+        "l",
+    )
+    assert violations(in_learn, packages) == [
+        "l:3: from ..web import i18n  (cassino.learn.coach -> cassino.web): "
+        "learn imports only the engine and the players"
+    ]
+    in_web = imports_in("from ..learn import Coach\n", "cassino.web.service", False, "w")
+    assert violations(in_web, packages) == []
+    in_players = imports_in("from ..learn import Coach\n", "cassino.players.search", False, "p")
+    assert [v.rpartition(": ")[2] for v in violations(in_players, packages)] == ["the players import only the engine"]
+    in_engine = imports_in("from .learn import Coach\n", "cassino.state", False, "e")
+    assert [v.rpartition(": ")[2] for v in violations(in_engine, packages)] == [
+        "the engine imports nothing of the players or the apps"
+    ]

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..moves import BUILD, CAPTURE, MoveCode, code_cards, code_kind, code_table
-from ..rules import Rules
 from ..state import State
 from ..view import View
 from .base import register
@@ -209,7 +208,7 @@ class SearchPlayer:
             make_world = WorldSampler(view, self.rng, self.infer, self.floor)
         else:
             make_world = lambda: sample_world(view, self.rng)  # noqa: E731
-        return self._sample(make_world, candidates, side, view.rules, ratings, spent=spent)
+        return self._sample(make_world, candidates, side, ratings, spent=spent)
 
     def _known(self, view: View) -> bool:
         """True when the hidden cards are exactly one other player's hand (nothing to sample)."""
@@ -227,12 +226,29 @@ class SearchPlayer:
         best = max(v for _, v in scored)
         return self.rng.choice([c for c, v in scored if v == best])
 
+    def world_values(self, world: State, candidates: list[MoveCode], side: int) -> tuple[dict[MoveCode, float], int]:
+        """The result of each candidate in one world for ``side``, solved exactly when few cards
+        remain, else searched a few plies ahead, and the positions visited: the step the choice
+        repeats over sampled worlds, public so that a coach can weigh every move on the same worlds.
+
+        A solved result is the hand's margin (with the solver's ``GAME_WON`` when it decides the
+        game), a searched one the gain from here: only differences within one world compare."""
+        remaining = sum(h.bit_count() for h in world.hands) + len(world.remaining_stock)
+        work = 0
+        if remaining <= self.solve_below:
+            try:
+                _, scored = self.solver.solve(world, side)
+                return {code: points for code, points in scored if code in candidates}, self.solver.nodes
+            except SolverBudgetExceeded:
+                work = self.solver.nodes
+        searcher = DealSearch(card_worth(world.rules), side, self.breadth, self.horizon)
+        return searcher.root(world, candidates, self.depth, self.cross_deals), work + searcher.nodes
+
     def _sample(
         self,
         make_world: Callable[[], State],
         candidates: list[MoveCode],
         side: int,
-        rules: Rules,
         ratings: dict[MoveCode, float] | None = None,
         worlds: int | None = None,
         spent: int = 0,
@@ -240,7 +256,6 @@ class SearchPlayer:
         """Average each candidate's result over sampled worlds within the budget (plus ``prior``
         times the heuristic's rating, which steadies the choice when worlds are few); ``spent``
         is work already done on this move. At least one world is always searched."""
-        worth = card_worth(rules)
         totals = dict.fromkeys(candidates, 0.0)
         budget = self.worlds if worlds is None else worlds
         deadline = time.perf_counter() + self.time_budget if self.time_budget > 0 and worlds is None else None
@@ -252,24 +267,10 @@ class SearchPlayer:
                     break
             elif done >= budget or (self.work and work >= self.work and done):
                 break
-            world = make_world()
-            remaining = sum(h.bit_count() for h in world.hands) + len(world.remaining_stock)
-            solved = False
-            if remaining <= self.solve_below:
-                try:
-                    _, scored = self.solver.solve(world, side)
-                    for code, points in scored:
-                        if code in totals:
-                            totals[code] += points
-                    solved = True
-                except SolverBudgetExceeded:
-                    solved = False
-                work += self.solver.nodes
-            if not solved:
-                searcher = DealSearch(worth, side, self.breadth, self.horizon)
-                for code, v in searcher.root(world, candidates, self.depth, self.cross_deals).items():
-                    totals[code] += v
-                work += searcher.nodes
+            values, nodes = self.world_values(make_world(), candidates, side)
+            for code, v in values.items():
+                totals[code] += v
+            work += nodes
             done += 1
         self.last_worlds = done
         self.last_work = work
@@ -307,7 +308,7 @@ class CheaterPlayer(SearchPlayer):
         rated = sorted(rate_moves(view_of(state, state.to_move)), key=lambda rc: -rc[0])
         candidates = [c for _, c in rated[: self.candidates]]
         # One world is the whole truth: searching copies of it again would add nothing.
-        return self._sample(state.copy, candidates, side, state.rules, worlds=1)
+        return self._sample(state.copy, candidates, side, worlds=1)
 
 
 register("search", SearchPlayer)

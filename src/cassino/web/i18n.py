@@ -6,7 +6,8 @@ a catalogue like the others, so no text is written twice. Plural forms are two k
 ``KEY.other`` (a language with no plural, such as Indonesian, gives both the same text); the page
 picks one with ``Intl.PluralRules``. Domains split the catalogues by who owns the words: ``page``
 (the page itself), ``lobby`` (presets, options, players), ``reasons`` (the engine's reasons for a
-refused move) and ``count`` (the items of the count after a hand).
+refused move), ``count`` (the items of the count after a hand) and ``learn`` (the teaching
+library's lessons, coach and review).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ LOCALES = Path(__file__).parent / "locales"
 LANGUAGES: tuple[str, ...] = ("en", "de", "id")
 """The page's languages, English first (the reference every other catalogue must match)."""
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "id": "Bahasa Indonesia"}
-DOMAINS: tuple[str, ...] = ("page", "lobby", "reasons", "count")
+DOMAINS: tuple[str, ...] = ("page", "lobby", "reasons", "count", "learn")
 
 
 def po_path(language: str, domain: str) -> Path:
@@ -53,10 +54,11 @@ def catalogue(language: str) -> dict[str, str]:
             if key in out:
                 raise CatalogueError(f"{path}: key {key!r} is also in another domain")
             out[key] = str(message.string)
-    for key, text in engine_messages(language).items():
-        if key in out:
-            raise CatalogueError(f"key {key!r} is worded by the engine: it belongs in no {language} catalogue")
-        out[key] = text
+    for owner, worded in (("the engine", engine_messages(language)), ("the learn library", learn_messages(language))):
+        for key, text in worded.items():
+            if key in out:
+                raise CatalogueError(f"key {key!r} is worded by {owner}: it belongs in no {language} catalogue")
+            out[key] = text
     return out
 
 
@@ -68,6 +70,17 @@ def engine_messages(language: str) -> dict[str, str]:
     from ..explain import REASON_TEXTS
 
     return {f"reason.{code}": text for code, text in REASON_TEXTS.items()}
+
+
+def learn_messages(language: str) -> dict[str, str]:
+    """The messages whose English the teaching library words itself, as ``engine_messages``:
+    ``learn.<code>`` from ``cassino.learn.LEARN_TEXTS`` (English only)."""
+    if language != "en":
+        return {}
+    from ..learn import LEARN_TEXTS
+    from ..learn.messages import PREFIX
+
+    return {PREFIX + code: text for code, text in LEARN_TEXTS.items()}
 
 
 _FIELDS = string.Formatter()
