@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, TypeAlias
 
 from .cards import ACES_MASK, CARD_NAMES, RANK_MASKS, RANKS, CardMask, cards_of, rank
 from .moves import CAPTURE, HIGHEST_VALUE, VALUE_MASK
@@ -73,7 +73,7 @@ REASON_TEXTS: dict[str, str] = {}
 """Every reason code with its English template, gathered from the sentences beside the checks
 below: the only home of the English wording."""
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _FIELDS: dict[str, frozenset[str]] = {}
 
 
@@ -81,7 +81,7 @@ def _words(**texts: str) -> None:
     """Register the English templates of a rule's reason codes, written beside the rule's check."""
     for code, text in texts.items():
         REASON_TEXTS[code] = text
-        _FIELDS[code] = frozenset(_PLACEHOLDER.findall(text))
+        _FIELDS[code] = frozenset(PLACEHOLDER.findall(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +108,7 @@ class Rank:
     letter: str
 
 
-def _param_text(value: Param) -> str:
+def param_text(value: Param) -> str:
     """A parameter in English, as the sentences always wrote it."""
     if isinstance(value, Cards):
         return " ".join(value.names)
@@ -117,7 +117,7 @@ def _param_text(value: Param) -> str:
     return str(value)
 
 
-def _param_json(value: Param) -> Any:
+def param_json(value: Param) -> Any:
     """A parameter as JSON: an int, ``{"cards": [...]}`` or ``{"rank": "T"}``."""
     if isinstance(value, Cards):
         return {"cards": list(value.names)}
@@ -126,8 +126,8 @@ def _param_json(value: Param) -> Any:
     return value
 
 
-def _param_from_json(value: Any) -> Param:
-    """The inverse of ``_param_json``; anything else is refused."""
+def param_from_json(value: Any) -> Param:
+    """The inverse of ``param_json``; anything else is refused."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, dict) and value.keys() == {"cards"} and isinstance(value["cards"], list):
@@ -140,46 +140,68 @@ def _param_from_json(value: Any) -> Param:
 
 
 @dataclass(frozen=True, slots=True)
-class Reason:
-    """Why a move is refused: a code of ``REASON_TEXTS`` and the values of its placeholders, so the
-    page can word it in any language and the command line keeps its English sentence."""
+class CodedMessage:
+    """A message as data: a code of a table of English templates and the values of its
+    placeholders, checked against the template; the base of the engine's reasons and of the
+    teaching library's messages, so that each is worded in any language from the catalogues."""
 
     code: str
-    params: tuple[tuple[str, Param], ...] = ()
+    params: tuple[tuple[str, Any], ...] = ()
 
-    def __post_init__(self) -> None:
-        fields = _FIELDS.get(self.code)
-        if fields is None:
-            raise ValueError(f"unknown reason code {self.code!r}")
-        names = {name for name, _ in self.params}
-        if names != fields or len(names) != len(self.params):
-            raise ValueError(f"reason {self.code!r} takes {sorted(fields)}, got {[n for n, _ in self.params]}")
+    KIND: ClassVar[str] = "message"
+    """What the message is called in errors."""
 
     @classmethod
-    def of(cls, code: str, **params: Param) -> Reason:
-        """A reason from keyword parameters: ``Reason.of("owner_may_not_trail", value=8, build=...)``."""
+    def fields_of(cls, code: str) -> frozenset[str] | None:
+        """The placeholders of ``code``'s template, or None for an unknown code."""
+        raise NotImplementedError
+
+    def __post_init__(self) -> None:
+        fields = self.fields_of(self.code)
+        if fields is None:
+            raise ValueError(f"unknown {self.KIND} code {self.code!r}")
+        names = {name for name, _ in self.params}
+        if names != fields or len(names) != len(self.params):
+            raise ValueError(f"{self.KIND} {self.code!r} takes {sorted(fields)}, got {[n for n, _ in self.params]}")
+
+    @classmethod
+    def of(cls, code: str, **params: Any) -> Self:
+        """A message from keyword parameters: ``Reason.of("owner_may_not_trail", value=8, build=...)``."""
         return cls(code, tuple(params.items()))
 
     @property
-    def args(self) -> Mapping[str, Param]:
+    def args(self) -> Mapping[str, Any]:
         """The parameters by name."""
         return dict(self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason(CodedMessage):
+    """Why a move is refused: a code of ``REASON_TEXTS`` and the values of its placeholders (``Param``),
+    so the page can word it in any language and the command line keeps its English sentence."""
+
+    KIND: ClassVar[str] = "reason"
+
+    @classmethod
+    def fields_of(cls, code: str) -> frozenset[str] | None:
+        """The placeholders of a reason code's sentence."""
+        return _FIELDS.get(code)
 
     @property
     def text(self) -> str:
         """The English sentence (what the command line and the engine's errors say)."""
         values = dict(self.params)
-        return _PLACEHOLDER.sub(lambda m: _param_text(values[m.group(1)]), REASON_TEXTS[self.code])
+        return PLACEHOLDER.sub(lambda m: param_text(values[m.group(1)]), REASON_TEXTS[self.code])
 
     def to_json(self) -> dict[str, Any]:
         """``{"code": ..., "params": {...}, "text": ...}``: the page words it from ``code`` and
         ``params``; ``text`` is the English fallback."""
-        return {"code": self.code, "params": {k: _param_json(v) for k, v in self.params}, "text": self.text}
+        return {"code": self.code, "params": {k: param_json(v) for k, v in self.params}, "text": self.text}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Reason:
         """A reason read back from ``to_json`` (``text`` is derived, so it is not read)."""
-        return cls(str(data["code"]), tuple((str(k), _param_from_json(v)) for k, v in data["params"].items()))
+        return cls(str(data["code"]), tuple((str(k), param_from_json(v)) for k, v in data["params"].items()))
 
 
 # ----------------------------------------------------------------------------- facts the rules share

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
-from ..checks import _PLACEHOLDER, Cards, Rank, _param_from_json, _param_json, _param_text
+from ..checks import PLACEHOLDER, Cards, CodedMessage, Rank, param_from_json, param_json, param_text
 
 LEARN_TEXTS: dict[str, str] = {}
 """Every learn message code with its English template: the only home of the English wording."""
@@ -33,7 +33,7 @@ def words(group: str, **texts: str) -> None:
         if code in LEARN_TEXTS:
             raise ValueError(f"learn message {code!r} is worded twice")
         LEARN_TEXTS[code] = text
-        _FIELDS[code] = frozenset(_PLACEHOLDER.findall(text))
+        _FIELDS[code] = frozenset(PLACEHOLDER.findall(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +58,7 @@ def _text_of(value: Param) -> str:
         return LEARN_TEXTS[value.code]
     if isinstance(value, float):
         return f"{value:.1f}"
-    return _param_text(value)
+    return param_text(value)
 
 
 def _json_of(value: Param) -> Any:
@@ -67,7 +67,7 @@ def _json_of(value: Param) -> Any:
         return {"word": PREFIX + value.code}
     if isinstance(value, float):
         return round(value, 1)
-    return _param_json(value)
+    return param_json(value)
 
 
 def _from_json(value: Any) -> Param:
@@ -76,45 +76,32 @@ def _from_json(value: Any) -> Param:
         return value
     if isinstance(value, dict) and value.keys() == {"word"} and str(value["word"]).startswith(PREFIX):
         return Word(str(value["word"])[len(PREFIX) :])
-    return _param_from_json(value)
+    return param_from_json(value)
 
 
 def english(code: str, values: Mapping[str, str]) -> str:
     """A template of ``LEARN_TEXTS`` filled with values already in English (what ``Message.text``
     does, and the terminal for the templates whose parts an app words: a move, a message)."""
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], LEARN_TEXTS[code])
+    return PLACEHOLDER.sub(lambda m: values[m.group(1)], LEARN_TEXTS[code])
 
 
 @dataclass(frozen=True, slots=True)
-class Message:
+class Message(CodedMessage):
     """Something the library tells a player: a code of ``LEARN_TEXTS`` and the values of its
-    placeholders, so the page can word it in any language and the terminal keeps the English."""
+    placeholders (``Param``), so the page can word it in any language and the terminal keeps the
+    English."""
 
-    code: str
-    params: tuple[tuple[str, Param], ...] = ()
-
-    def __post_init__(self) -> None:
-        fields = _FIELDS.get(self.code)
-        if fields is None:
-            raise ValueError(f"unknown learn message {self.code!r}")
-        names = {name for name, _ in self.params}
-        if names != fields or len(names) != len(self.params):
-            raise ValueError(f"learn message {self.code!r} takes {sorted(fields)}, got {[n for n, _ in self.params]}")
+    KIND: ClassVar[str] = "learn message"
 
     @classmethod
-    def of(cls, code: str, **params: Param) -> Message:
-        """A message from keyword parameters: ``Message.of("why.sweep", card=..., cards=...)``."""
-        return cls(code, tuple(params.items()))
+    def fields_of(cls, code: str) -> frozenset[str] | None:
+        """The placeholders of a learn code's template."""
+        return _FIELDS.get(code)
 
     @property
     def key(self) -> str:
         """The catalogue key: ``learn.<code>``."""
         return PREFIX + self.code
-
-    @property
-    def args(self) -> Mapping[str, Param]:
-        """The parameters by name."""
-        return dict(self.params)
 
     def text(self) -> str:
         """The English sentence."""
