@@ -193,8 +193,8 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
     assert result == -1 and person.answers == script
     replies = text.split("> ")[1:]
     assert len(replies) == len(script) - 2, "the answers to 'Leave the game?' have their own prompt"
-    hint = replies[0].strip()
-    assert hint.startswith("hint: ") and hint.removeprefix("hint: ") in {CARDS.notation(c) for c in state.legal_codes()}
+    move, why = replies[0].strip().removeprefix("hint: ").split(" — ")
+    assert replies[0].startswith("hint: ") and move in {CARDS.notation(c) for c in state.legal_codes()} and why
     assert replies[1].strip() == "your side has taken 0 cards and 0 spades this hand"
     can = sorted(format_code(c) for c in state.legal_codes() if (c >> 2) & 63 == hand[0])
     assert replies[2].strip() == f"{held} can: " + "; ".join(can)

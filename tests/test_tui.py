@@ -32,6 +32,7 @@ from cassino.cli.play import new_game_from_args
 from cassino.explain import explain_illegal
 from cassino.moves import format_code
 from cassino.notation import position_to_json
+from cassino.players import choose_code, make_player
 from cassino.record import check_record, read_record
 from cassino.rules import make_rules
 from cassino.terminal.fullscreen import (
@@ -71,6 +72,11 @@ def run(script: Script, *argv: str) -> CassinoApp:
 
     asyncio.run(main())
     return app
+
+
+def quick_move(session: Session) -> int:
+    """A sensible move for me at once (the hint's coach searches; these tests just need to move on)."""
+    return choose_code(make_player("greedy", 0), session.view(ME))
 
 
 def session_of(app: CassinoApp) -> Session:
@@ -239,15 +245,18 @@ def test_an_illegal_typed_move_says_why_and_changes_nothing() -> None:
 
 
 def test_the_hint_key_suggests_a_legal_move() -> None:
+    """The coach searches in a worker thread (the table says it is thinking), then the move and why."""
+
     async def script(pilot: Pilot[int], app: CassinoApp) -> None:
         await settle(pilot, app)
         state = session_of(app).state
         before = state.moves_played
         await pilot.press("h")
+        await app.workers.wait_for_complete()
         await pilot.pause()
-        text = message(app)
-        assert text.startswith("Hint: ")
-        assert text.removeprefix("Hint: ") in {app.cards.notation(c) for c in state.legal_codes()}
+        move, why = message(app).removeprefix("Hint: ").split(" — ")
+        assert message(app).startswith("Hint: ") and why
+        assert move in {app.cards.notation(c) for c in state.legal_codes()}
         assert state.moves_played == before
 
     run(script, "--seed", "4", "--no-setup", "--no-save")
@@ -285,7 +294,7 @@ def test_quit_saves_the_unfinished_game(tmp_path: Path) -> None:
 
     async def script(pilot: Pilot[int], app: CassinoApp) -> None:
         await settle(pilot, app)
-        await type_move(pilot, format_code(session_of(app).hint()))
+        await type_move(pilot, format_code(quick_move(session_of(app))))
         await settle(pilot, app)
         assert session_of(app).state.moves_played > 1
         await pilot.press("escape", "q")
@@ -354,12 +363,12 @@ def test_setup_starts_a_royal_partnership_game() -> None:
 
 
 async def finish_hand(pilot: Pilot[int], app: CassinoApp) -> None:
-    """Play my moves through the table screen's own ``play`` (the hinted move) until the hand is
+    """Play my moves through the table screen's own ``play`` (a quick sensible move) until the hand is
     over; keys are covered by the whole-hand test, this just gets to the end quickly."""
     await settle(pilot, app)
     session = session_of(app)
     while isinstance(app.screen, GameScreen):
-        app.screen.play(session.hint())
+        app.screen.play(quick_move(session))
         await settle(pilot, app)
     assert isinstance(app.screen, HandOverScreen)
 
@@ -455,7 +464,7 @@ def test_undo_takes_back_my_move_and_the_computer_moves_after_it() -> None:
         assert message(app) == "Cannot undo: you have made no move yet"
         before = position_to_json(session.state)
         log_before = session.hand_moves()
-        code = session.hint()
+        code = quick_move(session)
         await type_move(pilot, format_code(code))
         await settle(pilot, app)
         assert session.state.moves_played == len(log_before) + 2
@@ -480,7 +489,7 @@ def test_help_lists_every_key() -> None:
         assert len(lines) == len(KEYS)
         for (key, meaning), line in zip(KEYS, lines, strict=True):
             assert line.split() == [*key.split(), *meaning.split()]
-        assert {"u", "l", "h", "t", "?", "q", ":"} <= {k for key, _ in KEYS for k in key.split()}
+        assert {"u", "l", "h", "t", "r", "?", "q", ":"} <= {k for key, _ in KEYS for k in key.split()}
         assert inside_screen(app.screen.query_one("#dialog"))
         await pilot.press("escape")
         await pilot.pause()
@@ -494,7 +503,7 @@ def test_the_log_lists_every_move_of_the_hand() -> None:
         await settle(pilot, app)
         session = session_of(app)
         for _ in range(3):
-            app.screen.play(session.hint())
+            app.screen.play(quick_move(session))
             await settle(pilot, app)
         moves = session.hand_moves()
         assert len(moves) >= 6

@@ -3,20 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
-from ..players import player_names
-from ..rules import Rules, RulesError
-from ..terminal.session import NewGame, Session, default_save_dir
+from ..learn import TUTORIAL_RULES
+from ..players import LEVELS, make_player, player_names
+from ..rules import Rules, RulesError, make_rules
+from ..terminal.session import DEFAULT_OPPONENT, NewGame, Session, default_save_dir
 from .rules_args import add_rules_arguments
 from .rules_args import rules_from_args as rules_of_args
 
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``cassino play``: rules, seats, opponents, seed and where records go."""
+    """The options of ``cassino play``: rules, seats, opponents, seed, teaching and where records go."""
     add_rules_arguments(p)
+    levels = ", ".join(level.name for level in LEVELS)
+    others = ", ".join(name for name in player_names() if name not in {level.name for level in LEVELS})
     p.add_argument(
-        "--opponent", default="heuristic", help=f"computer player for the other seats ({', '.join(player_names())})"
+        "--opponent",
+        default=None,
+        help=f"computer player for the other seats: a level, gentlest first ({levels}; default {DEFAULT_OPPONENT}), "
+        f"or any player spec ({others}, e.g. search:worlds=100)",
+    )
+    p.add_argument(
+        "--tutorial",
+        action="store_true",
+        help="a guided first game: the classic game for two against the gentlest level, each lesson told "
+        "when its idea first comes up, and the coach",
+    )
+    p.add_argument(
+        "--coach", action="store_true", help="after each of your moves, say when another was clearly better, and why"
     )
     p.add_argument("--seed", type=int, default=None, help="shuffle seed (random if omitted)")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
@@ -52,9 +68,21 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 
 def new_game_from_args(args: argparse.Namespace) -> NewGame:
-    """The game the command line asks for (RulesError says what is wrong with its rules or seat)."""
+    """The game the command line asks for (RulesError says what is wrong with its rules or seat,
+    ValueError names an unknown opponent). The tutorial is the library's first game: rule options
+    may go on top of it (a lower target, say), but not another preset or table."""
     save_dir = None if args.no_save else (args.save_dir or default_save_dir())
-    return NewGame(rules_from_args(args), seat=args.seat, opponent=args.opponent, seed=args.seed, save_dir=save_dir)
+    rules = rules_from_args(args)
+    if args.tutorial:
+        if make_rules(args.preset, players=args.players, partnerships=args.partnerships) != TUTORIAL_RULES:
+            raise RulesError("the tutorial is the classic game for two: only rule options (-o) change it")
+        game = NewGame.guided(rules, seat=args.seat, seed=args.seed, save_dir=save_dir)
+    else:
+        game = NewGame(rules, seat=args.seat, seed=args.seed, save_dir=save_dir, coach=args.coach)
+    if args.opponent is not None:
+        make_player(args.opponent, 0)  # ValueError now, not when the game starts
+        game = dataclasses.replace(game, opponent=args.opponent)
+    return game
 
 
 def session_from_args(args: argparse.Namespace) -> Session:

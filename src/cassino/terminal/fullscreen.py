@@ -5,16 +5,19 @@ partnerships, opponents, seed; Start always in view); then the table: builds wit
 whose they are always in view, your hand as buttons, the scores, the deal and "last deal", each
 other seat's last move (your partner marked) and whose turn it is. Pick a card (its number key or
 a click), then what it does from the list; or type a move in notation after ``:``. ``u`` takes
-back your last move, ``l`` shows the hand's moves, ``h`` hints, ``t`` shows trackers, ``?`` lists
-every key, ``q`` asks before leaving. A refused move always says why. After each hand a score
-breakdown, at the end a summary; the record of every game is saved.
+back your last move, ``l`` shows the hand's moves, ``h`` hints (and says why), ``t`` shows
+trackers, ``r`` shows every lesson, ``?`` lists every key, ``q`` asks before leaving. A refused move
+always says why. In the tutorial each lesson comes up in a box the first time its idea does; with
+the coach its note on each of your moves shows under the table, weighed in a worker thread so the
+table never waits. After each hand a score breakdown, at the end a summary (and the coach's
+review); the record of every game is saved.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual import events, on
@@ -25,23 +28,31 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
 
 from ..cards import SUITS, card_name, cards_of
 from ..errors import IllegalMoveError
 from ..explain import explain_illegal
-from ..moves import MoveError, code_card, parse_code
-from ..players import player_names
+from ..learn import CoachNote, LessonNote, Message, all_lessons
+from ..moves import MoveCode, MoveError, code_card, parse_code
+from ..players import LEVELS
 from ..rules import OPTION_NAMES, OPTIONS, PRESETS, RulesError, make_rules
+from ..view import View
 from .session import FinishedHand, NewGame, Session, UndoError
 from .table_text import (
     CardText,
+    all_lesson_lines,
     build_head,
     checksum_line,
     from_symbols,
     game_summary,
     hand_log,
+    hint_line,
+    lesson_lines,
     log_line,
+    note_text,
     plural,
+    review_lines,
     scores_line,
     seat_long_title,
     seat_title,
@@ -60,8 +71,9 @@ KEYS = (
     ("Esc", "cancel the picked card or the typed move"),
     ("u", "undo: take back your move and the computer moves after it"),
     ("l", "the log: every move of this hand"),
-    ("h", "a hint"),
+    ("h", "a hint, and why"),
     ("t", "trackers: cards and spades your side has taken"),
+    ("r", "the lessons: every lesson of the tutorial"),
     ("?", "this help"),
     ("q", "quit (asks first; the record so far is saved)"),
 )
@@ -101,6 +113,23 @@ class OnOff(Checkbox):
             self.label = "on" if self.value else "off"
 
 
+def opponent_choices(initial: str) -> list[tuple[str, str]]:
+    """The builder's computer players: the six levels, gentlest first, and the command line's
+    player when it is another spec (it must stay a choice)."""
+    choices = [(level.name, level.name) for level in LEVELS]
+    if initial not in {level.name for level in LEVELS}:
+        choices.append((f"{initial} (as given)", initial))
+    return choices
+
+
+def opponent_about(spec: str) -> str:
+    """What a computer player of the builder plays like: a level's description."""
+    for level in LEVELS:
+        if level.name == spec:
+            return level.description
+    return "a player spec from the command line (see docs/players.md)"
+
+
 class SetupScreen(Screen[NewGame]):
     """The variant builder: every choice of a game, prefilled from the command line."""
 
@@ -130,14 +159,18 @@ class SetupScreen(Screen[NewGame]):
                 )
                 yield Label("partnerships (4 players)")
                 yield OnOff("you and seat 2 play together", value=rules.partnerships, id="partnerships")
-                yield Label("opponents")
+                yield Label("opponents (levels)")
                 yield Select(
-                    [(n, n) for n in player_names()],
+                    opponent_choices(init.opponent),
                     value=init.opponent,
                     allow_blank=False,
                     id="opponent",
                     compact=True,
                 )
+                yield Label("")
+                yield Static(opponent_about(init.opponent), id="opponent-about")
+                yield Label("coach")
+                yield OnOff("a note on each costly move, a review", value=init.coach, id="coach")
                 yield Label("seed (empty: random)")
                 yield Input(value="" if init.seed is None else str(init.seed), id="seed", compact=True)
                 for option in OPTIONS:
@@ -175,6 +208,11 @@ class SetupScreen(Screen[NewGame]):
             elif isinstance(widget, Input):
                 widget.value = str(value)
 
+    @on(Select.Changed, "#opponent")
+    def opponent_changed(self, event: Select.Changed) -> None:
+        """Say what the chosen level plays like."""
+        self.query_one("#opponent-about", Static).update(opponent_about(str(event.value)))
+
     def chosen(self) -> NewGame:
         """The game chosen: rules, opponent and seed from the builder; RulesError or ValueError if
         they are wrong."""
@@ -200,6 +238,7 @@ class SetupScreen(Screen[NewGame]):
             rules=rules,
             opponent=str(self.query_one("#opponent", Select).value),
             seed=int(seed_text) if seed_text else None,
+            coach=self.query_one("#coach", Checkbox).value,
         )
 
     def action_start(self) -> None:
@@ -254,20 +293,43 @@ class HandOverScreen(ModalScreen[None]):
 
 
 class GameOverScreen(ModalScreen[None]):
-    """The summary at the end of the game."""
+    """The summary at the end of the game, and with the coach its review (weighed in a worker
+    thread, scrolled with the arrows)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,q,escape", "close", "Quit", priority=True)]
 
-    def __init__(self, session: Session, me: int) -> None:
+    def __init__(self, session: Session, me: int, cards: CardText) -> None:
         super().__init__()
         self.session = session
         self.me = me
+        self.cards = cards
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="wide"):
             for line in game_summary(self.session, self.me):
                 yield Static(line, classes="line")
-            yield Static("Press Enter to leave.", classes="line")
+            if self.session.coaching:
+                with VerticalScroll(id="review"):
+                    yield Static("The coach is weighing your game for the review...", classes="line", id="review-wait")
+            yield Static("Press Enter to leave" + (" (arrows scroll the review)." if self.session.coaching else "."))
+
+    def on_mount(self) -> None:
+        if self.session.coaching:
+            self.query_one("#review", VerticalScroll).focus()
+            self.run_worker(self.session.review, name="review", thread=True, exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The review is ready: show it in place of the wait (or say it could not be made: a
+        failure of the coach never takes the game's screen away)."""
+        if event.state == WorkerState.ERROR:
+            self.query_one("#review-wait", Static).update("The review could not be made this time.")
+            return
+        review = event.worker.result
+        if event.state != WorkerState.SUCCESS or review is None:
+            return
+        self.query_one("#review-wait", Static).remove()
+        lines = review_lines(review, self.session, self.me, self.cards)
+        self.query_one("#review", VerticalScroll).mount_all(Static(line, classes="line review") for line in lines)
 
     def action_close(self) -> None:
         """Leave the game."""
@@ -275,14 +337,16 @@ class GameOverScreen(ModalScreen[None]):
 
 
 class TextScreen(ModalScreen[None]):
-    """A page of lines over the table (the help, the log), closed by Esc, Enter or its own key."""
+    """A page of lines over the table (the help, the log, the lessons), closed by Esc, Enter or its
+    own key; it opens at its end (the latest moves of the log) unless ``at_end`` is False."""
 
-    def __init__(self, title: str, lines: list[str], key: str, key_label: str) -> None:
+    def __init__(self, title: str, lines: list[str], key: str, key_label: str, at_end: bool = True) -> None:
         super().__init__()
         self.title_text = title
         self.lines = lines
         self.key = key
         self.key_label = key_label
+        self.at_end = at_end
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="wide"):
@@ -294,7 +358,8 @@ class TextScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         page = self.query_one("#page", VerticalScroll)
-        page.scroll_end(animate=False)
+        if self.at_end:
+            page.scroll_end(animate=False)
         page.focus()
 
     def on_key(self, event: events.Key) -> None:
@@ -302,6 +367,15 @@ class TextScreen(ModalScreen[None]):
         if event.key in ("escape", "enter", self.key):
             event.stop()
             self.dismiss(None)
+
+
+class LessonScreen(TextScreen):
+    """A lesson as its idea comes up in the tutorial: a box at the foot of the screen, so the table
+    it speaks of stays in view above it."""
+
+    def __init__(self, note: LessonNote, cards: CardText) -> None:
+        title, *lines = lesson_lines(note, cards)
+        super().__init__(title, lines, "space", "Space", at_end=False)
 
 
 class ConfirmQuit(ModalScreen[bool]):
@@ -345,6 +419,7 @@ class GameScreen(Screen[None]):
         Binding("l", "log", "Log"),
         Binding("h", "hint", "Hint"),
         Binding("t", "trackers", "Trackers"),
+        Binding("r", "lessons", "Lessons"),
         Binding("colon", "type_move", "Type", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("escape", "cancel", "Cancel", show=False),
@@ -375,13 +450,12 @@ class GameScreen(Screen[None]):
             yield OptionList(id="moves")
             yield Input(placeholder="a move, e.g. capture 8c 8: 5d 3h (Enter plays, Esc cancels)", id="typed")
             yield Static(id="message")
+            yield Static(id="coach")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#typed", Input).display = False
-        self.clear_choices()
-        self.refresh_view()
-        self.schedule_bots()
+        self.after_move()
 
     # ---------------------------------------------------------------- drawing
     def hand_cards(self) -> list[int]:
@@ -463,18 +537,23 @@ class GameScreen(Screen[None]):
         self.after_move()
 
     def after_move(self) -> None:
-        """Show finished hands and the end of the game; otherwise continue play."""
+        """Show finished hands, a lesson that is due and the end of the game; otherwise continue play."""
         self.picked = None
         self.clear_choices()
         self.refresh_view()
-        if self.shown_hands < len(self.session.finished):
-            done = self.session.finished[self.shown_hands]
+        session = self.session
+        if self.shown_hands < len(session.finished):
+            done = session.finished[self.shown_hands]
             self.shown_hands += 1
-            self.app.push_screen(HandOverScreen(self.session, done, self.me), lambda _: self.after_move())
+            self.app.push_screen(HandOverScreen(session, done, self.me), lambda _: self.after_move())
             return
-        if self.session.over:
+        lesson = session.count_lesson() or session.turn_lesson()
+        if lesson is not None:
+            self.app.push_screen(LessonScreen(lesson, self.cards), lambda _: self.after_move())
+            return
+        if session.over:
             self.app.push_screen(
-                GameOverScreen(self.session, self.me), lambda _: self.app.exit(self.session.game.winner)
+                GameOverScreen(session, self.me, self.cards), lambda _: self.app.exit(session.game.winner)
             )
             return
         self.schedule_bots()
@@ -488,7 +567,35 @@ class GameScreen(Screen[None]):
             self.say(f"Not allowed: {exc.reason}", "bold red")
             return
         self.say(log_line(self.session, self.me, code, self.me, self.cards))
+        if self.session.coaching:
+            self.coach_says(Text("Coach: weighing your move...", style="dim"))
+            self.run_worker(self.session.weigh, name="weigh", thread=True, exit_on_error=False)
         self.after_move()
+
+    def coach_says(self, text: Text) -> None:
+        """The coach's line under the table."""
+        self.query_one("#coach", Static).update(text)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker thread's answer: the coach's notes on your moves, or a hint for the position
+        it was asked in (dropped when play has gone on since). A failed worker is reported in a
+        line, never as a traceback."""
+        if event.state == WorkerState.ERROR:
+            what = "weigh your move" if event.worker.name == "weigh" else "find a hint"
+            self.coach_says(Text(f"Coach: could not {what} this time.", style="dim"))
+            return
+        if event.state != WorkerState.SUCCESS:
+            return
+        if event.worker.name == "weigh":
+            notes = cast(list[CoachNote], event.worker.result)
+            if notes:
+                self.coach_says(Text(f"Coach: {note_text(notes[-1], self.cards)}", style="bold yellow"))
+            else:
+                self.coach_says(Text("Coach: no move was clearly better than yours.", style="dim"))
+        elif event.worker.name == "hint":
+            view, (code, why) = cast(tuple[View, tuple[MoveCode, Message]], event.worker.result)
+            if self.session.human_to_move() and self.session.view(self.me) == view:
+                self.say(f"Hint: {hint_line(code, why, self.cards)}", "italic")
 
     def clear_choices(self) -> None:
         """Empty and hide the list of moves."""
@@ -592,9 +699,17 @@ class GameScreen(Screen[None]):
         self.app.push_screen(TextScreen("Keys", lines, "question_mark", "?"))
 
     def action_hint(self) -> None:
-        """Suggest a move."""
-        if self.session.human_to_move():
-            self.say(f"Hint: {self.cards.notation(self.session.hint())}", "italic")
+        """Suggest a move, and say why; the coach searches in a worker thread meanwhile."""
+        if not self.session.human_to_move():
+            return
+        self.say("Hint: thinking...", "italic")
+        view = self.session.view(self.me)
+        self.run_worker(lambda: (view, self.session.hint(view)), name="hint", thread=True, exit_on_error=False)
+
+    def action_lessons(self) -> None:
+        """Every lesson of the tutorial, to read at any time."""
+        lines = all_lesson_lines(all_lessons(self.session.rules))
+        self.app.push_screen(TextScreen("The lessons", lines, "r", "r", at_end=False))
 
     def action_trackers(self) -> None:
         """Show or hide your side's captured cards and spades."""
@@ -635,14 +750,18 @@ class CassinoApp(App[int]):
     #hand Button { min-width: 8; margin-right: 2; }
     #moves { height: auto; max-height: 8; }
     #message { height: auto; min-height: 1; }
+    #coach { height: auto; }
+    #opponent-about { color: $text-muted; height: auto; }
     #dialog { width: auto; max-width: 78; height: auto; max-height: 22; padding: 0 1; border: thick $accent; background: $surface; }
     #dialog.wide { width: 76; }
     #dialog .line { width: 1fr; height: auto; }
     #dialog .title { text-style: bold; }
     #page { height: auto; max-height: 17; }
+    #review { height: auto; max-height: 12; }
     #answers { height: auto; width: auto; margin-top: 1; }
     #answers Button { margin-right: 2; }
     HandOverScreen, GameOverScreen, TextScreen, ConfirmQuit { align: center middle; }
+    LessonScreen { align: center bottom; }
     """
 
     def __init__(self, new_game: NewGame, setup: bool = True, bot_delay: float = 0.6, ascii: bool = False) -> None:
@@ -657,7 +776,7 @@ class CassinoApp(App[int]):
         self.session: Session | None = None
 
     def on_mount(self) -> None:
-        if self.setup:
+        if self.setup and not self.new_game.tutorial:  # the guided game needs no choosing
             self.push_screen(SetupScreen(self.new_game), self.start)
         else:
             self.start(self.new_game)

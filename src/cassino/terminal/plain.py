@@ -3,8 +3,10 @@ and scripts (it is chosen by itself when standard input or output is not a termi
 
 Each turn prints the table (each build with value, kind and whose it is), the other seats, your
 hand, the scores and deal, and the numbered legal moves; you answer with a number or a move in
-notation. ``help`` lists every command (hint, trackers, undo, the hand's log, quit). The game's
-record is saved at the end (and when you quit).
+notation. ``help`` lists every command (hint, trackers, undo, the hand's log, the lessons, quit).
+With the coach (``--coach``, and in the ``--tutorial``) its note follows each costly move of yours
+and a review of your game follows the final score; the tutorial tells each lesson the first time
+its idea comes up. The game's record is saved at the end (and when you quit).
 """
 
 from __future__ import annotations
@@ -16,17 +18,24 @@ from typing import TextIO
 
 from ..errors import IllegalMoveError
 from ..explain import explain_card
+from ..learn import LessonNote, all_lessons
 from ..moves import MoveCode, MoveError, parse_code
 from .session import Session, UndoError
 from .table_text import (
     CardText,
+    all_lesson_lines,
     describe_table,
     from_symbols,
     game_summary,
     hand_log,
     hand_summary,
+    hint_line,
+    lesson_lines,
     log_line,
+    note_text,
+    opponent_line,
     plural,
+    review_lines,
     scores_line,
     seat_long_title,
     taken_line,
@@ -38,11 +47,12 @@ COMMANDS = (
     ("NUMBER", "play the move of that number in the list"),
     ("MOVE", "play a move in notation, e.g. build 3c 3: 3h (suit symbols or letters, 10 or T)"),
     ("CARD", "a card alone, e.g. 7h: what it can do, or why it can do nothing"),
-    ("h, hint", "a suggested move"),
+    ("h, hint", "a suggested move, and why"),
     ("t, trackers", "the cards and spades your side has taken this hand"),
     ("u, undo", "take back your last move and the computer moves after it"),
     ("l, log", "every move of this hand so far"),
     ("s, scores", "the scores"),
+    ("r, lessons", "every lesson of the tutorial, to read at any time"),
     ("?, help", "this list"),
     ("q, quit", "leave the game (it asks first; the record so far is saved)"),
 )
@@ -93,6 +103,11 @@ class PlainGame:
         """The game to its end, or until the person leaves."""
         session = self.session
         self.say(f"Casino: {session.rules.describe()}. Seed {session.seed}. You are seat {self.me}.")
+        self.say(opponent_line(session.opponent))
+        if session.lessons:
+            self.say("A guided first game: each lesson comes when its idea first comes up; r reads them all.")
+        if session.coaching:
+            self.say("The coach weighs each of your moves and says when another was clearly better.")
         self.say("Answer with a move number or a move; ? lists every command.")
         shown_hands = 0
         hand_number = 0
@@ -113,13 +128,29 @@ class PlainGame:
                 if not isinstance(code, Turn):
                     session.play(code)
                     self.say(log_line(session, self.me, code, self.me, self.cards))
+                    for note in session.weigh() if session.coaching else ():
+                        self.say(f"coach: {note_text(note, self.cards)}")
             while shown_hands < len(session.finished):
                 for line in hand_summary(session, session.finished[shown_hands], self.me):
                     self.say(line)
                 shown_hands += 1
+                self._tell(session.count_lesson())
         for line in game_summary(session, self.me):
             self.say(line)
+        review = session.review()
+        if review is not None:
+            self.say()
+            for line in review_lines(review, session, self.me, self.cards):
+                self.say(line)
         return session.game.winner
+
+    def _tell(self, note: LessonNote | None) -> None:
+        """A lesson, set off from the game's lines: its title, text and example."""
+        if note is not None:
+            title, *rest = lesson_lines(note, self.cards)
+            self.say(f"\n*** {title} ***")
+            for line in rest:
+                self.say(f"  {line}")
 
     def _abandon(self) -> None:
         if self.session.save_dir is not None:
@@ -150,6 +181,7 @@ class PlainGame:
     def _ask(self) -> MoveCode | Turn:
         """Read a legal move, or the end of the turn without one (quit, or an undo)."""
         codes = self._show_turn()
+        self._tell(self.session.turn_lesson())
         commands = self._commands()
         while True:
             text = self.read("> ")
@@ -169,6 +201,7 @@ class PlainGame:
             (("u", "undo"), self._undo),
             (("l", "log"), self._log),
             (("s", "scores"), self._scores),
+            (("r", "lessons"), self._lessons),
             (("?", "help"), self._help),
             (("q", "quit"), self._quit),
         ):
@@ -177,7 +210,13 @@ class PlainGame:
         return table
 
     def _hint(self) -> Turn:
-        self.say(f"hint: {self.cards.notation(self.session.hint())}")
+        self.say(f"hint: {hint_line(*self.session.hint(), self.cards)}")
+        return Turn.AGAIN
+
+    def _lessons(self) -> Turn:
+        self.say("The lessons:")
+        for line in all_lesson_lines(all_lessons(self.session.rules)):
+            self.say(f"  {line}")
         return Turn.AGAIN
 
     def _trackers(self) -> Turn:

@@ -1,21 +1,36 @@
 """A game at the table: people and computer players in their seats, the hand's moves, undo, hints,
-trackers, and the record saved when the game ends. Both terminal front ends (full screen and plain lines)
-drive this one object, so they cannot disagree about the game.
+trackers, the teaching (lessons, the coach's notes, the review) and the record saved when the game
+ends. Both terminal front ends (full screen and plain lines) drive this one object, so they cannot
+disagree about the game or what it teaches.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..cards import SPADES_MASK, CardMask
 from ..game import Game
+from ..learn import (
+    TUTORIAL_OPPONENT,
+    TUTORIAL_RULES,
+    Assessment,
+    Coach,
+    CoachNote,
+    LessonNote,
+    Message,
+    Review,
+    count_lesson,
+    due_lessons,
+    review,
+)
 from ..moves import MoveCode
 from ..players import Player, make_player
-from ..players.base import choose_code, decide
+from ..players.base import decide
 from ..record import record_of_game, write_record
 from ..rules import Rules
 from ..scoring import HandScore
@@ -35,6 +50,10 @@ def side_name(rules: Rules, names: Sequence[str], side: int) -> str:
     if rules.partnerships:
         return f"{names[side]} & {names[side + 2]}"
     return names[side]
+
+
+DEFAULT_OPPONENT = "casual"
+"""The computer player of a game nobody chose one for: the middle of the ladder of levels."""
 
 
 class UndoError(Exception):
@@ -59,16 +78,46 @@ class NewGame:
     rules: Rules
     seat: int = 0
     """The person's seat."""
-    opponent: str = "heuristic"
+    opponent: str = DEFAULT_OPPONENT
     """The computer player of every other seat."""
     seed: int | None = None
     """The shuffle seed (random when None)."""
     save_dir: Path | None = None
     """Where the record is saved at the end; None: it is not saved."""
+    coach: bool = False
+    """The coach's note after each of the person's moves, and the review at the end."""
+    tutorial: bool = False
+    """A guided first game: each lesson told as its idea first comes up (no variant builder)."""
+
+    @classmethod
+    def guided(
+        cls, rules: Rules = TUTORIAL_RULES, seat: int = 0, seed: int | None = None, save_dir: Path | None = None
+    ) -> NewGame:
+        """The tutorial: the library's first game (its rules, its gentle opponent), lessons and coach on."""
+        return cls(rules, seat, TUTORIAL_OPPONENT, seed, save_dir, coach=True, tutorial=True)
 
     def session(self) -> Session:
         """The session of this game; ValueError names an unknown opponent."""
-        return Session(self.rules, seed=self.seed, humans=(self.seat,), opponent=self.opponent, save_dir=self.save_dir)
+        return Session(
+            self.rules,
+            seed=self.seed,
+            humans=(self.seat,),
+            opponent=self.opponent,
+            save_dir=self.save_dir,
+            coach=self.coach,
+            lessons=self.tutorial,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """A move of the person's, kept to be weighed by the coach: where it stands in the game
+    (hand number, ply) and the view it was chosen from."""
+
+    hand: int
+    ply: int
+    code: MoveCode
+    view: View
 
 
 class Session:
@@ -83,7 +132,8 @@ class Session:
         opponent: str = "random",
         names: Sequence[str] | None = None,
         save_dir: Path | None = None,
-        hint_player: str = "heuristic",
+        coach: bool = False,
+        lessons: bool = False,
     ) -> None:
         self.rules = rules
         if seed is None:
@@ -104,8 +154,22 @@ class Session:
         """Moves of the hand in play before its cards now in play were dealt or drawn: none of them
         may be taken back, since the cards dealt after them have been seen."""
         self.finished: list[FinishedHand] = []
-        self._hint = make_player(hint_player, seed)
         self.started = _dt.datetime.now()
+        self.coaching = coach
+        """The person's moves are weighed (a note after each, the review at the end)."""
+        self.lessons = lessons
+        """Lessons are told as their ideas come up (the tutorial)."""
+        self.seen: set[str] = set()
+        """The lessons already told."""
+        self._lesson_turn: tuple[int, int] | None = None
+        self._coach = Coach(seed)
+        # The coach is slow (a search per position) and used by one thread at a time; the game and
+        # the moves to weigh are changed only under the other lock, held briefly, so a worker
+        # weighing moves never makes the table wait long.
+        self._coach_lock = threading.Lock()
+        self._lock = threading.Lock()
+        self._unweighed: list[_Played] = []
+        self._weighed: dict[tuple[int, int], Assessment] = {}
 
     # ------------------------------------------------------------------ what is happening
     @property
@@ -150,7 +214,8 @@ class Session:
         finished hand, the record at the end."""
         hand_before = len(self.game.hands)
         stock_before = len(self.game.state.remaining_stock)
-        self.game.play(code)
+        with self._lock:
+            self.game.play(code)
         state = self.game.state
         if len(self.game.hands) != hand_before:
             self.deal_ply = 0
@@ -164,8 +229,16 @@ class Session:
             self.save()
 
     def play(self, code: MoveCode) -> None:
-        """A person's move: checked (IllegalMoveError says why, and nothing changes)."""
+        """A person's move: checked (IllegalMoveError says why, and nothing changes). When coaching,
+        it is kept with its view to be weighed (``weigh``)."""
+        seat = self.to_move
+        played = None
+        if self.coaching and seat == self.humans[0]:
+            played = _Played(len(self.game.hands), self.state.moves_played, code, self.view(seat))
         self._move(code)
+        if played is not None:
+            with self._lock:
+                self._unweighed.append(played)
 
     def step_bot(self) -> tuple[int, MoveCode] | None:
         """Let the computer player to move make its move; None when a person is to move."""
@@ -206,13 +279,80 @@ class Session:
         if refusal is not None:
             raise UndoError(refusal)
         taken = list(self.hand_moves()[self._last_move_index(seat) :])
-        for _ in taken:
-            self.game.undo()
+        with self._lock:
+            for _ in taken:
+                self.game.undo()
+            # What the coach has weighed, or has still to weigh, of the moves taken back goes too.
+            hand, ply = len(self.game.hands), self.state.moves_played
+            self._unweighed = [p for p in self._unweighed if (p.hand, p.ply) < (hand, ply)]
+            self._weighed = {k: a for k, a in self._weighed.items() if k < (hand, ply)}
         return taken
 
-    def hint(self) -> MoveCode:
-        """A suggested move for the person to move."""
-        return choose_code(self._hint, self.view(self.to_move))
+    # ------------------------------------------------------------------ teaching
+    def hint(self, view: View | None = None) -> tuple[MoveCode, Message]:
+        """The coach's move for the person to move (or for ``view``, taken beforehand by a worker
+        thread), and what makes it good. Slow (a search): the full screen asks in a worker thread."""
+        view = self.view(self.to_move) if view is None else view
+        with self._coach_lock:
+            return self._coach.hint(view)
+
+    def weigh(self) -> list[CoachNote]:
+        """Weigh the person's moves not weighed yet and keep the assessments for the review;
+        returns the coach's notes on the costly ones that still stand (not taken back meanwhile).
+        Slow (a search per move): the full screen calls it from a worker thread."""
+        with self._coach_lock:
+            with self._lock:
+                todo, self._unweighed = self._unweighed, []
+            notes = []
+            for played in todo:
+                assessment = self._coach.assess(played.view, played.code)
+                with self._lock:
+                    if not self._stands(played):
+                        continue
+                    self._weighed[played.hand, played.ply] = assessment
+                note = self._coach.note(assessment)
+                if note is not None:
+                    notes.append(note)
+            return notes
+
+    def _stands(self, played: _Played) -> bool:
+        """True when a move is still in the game where it was played (undo may have taken it back)."""
+        if played.hand > len(self.game.hands):
+            return False
+        history = self.game.hands[played.hand - 1].history()
+        return played.ply < len(history) and history[played.ply] == played.code
+
+    def review(self) -> Review | None:
+        """The review of the person's game, once every move is weighed; None without coaching."""
+        if not self.coaching:
+            return None
+        self.weigh()
+        with self._lock:
+            assessments = [self._weighed[k] for k in sorted(self._weighed)]
+        counts = [result.count for result in self.game.hand_results]
+        return review(assessments, counts, self.humans[0], self.rules)
+
+    def turn_lesson(self) -> LessonNote | None:
+        """In a guided game, the first lesson not told yet whose idea the person's position shows;
+        at most one a turn (the others come back on later turns while their idea holds)."""
+        if not self.lessons or not self.human_to_move():
+            return None
+        turn = (len(self.game.hands), self.state.moves_played)
+        if turn == self._lesson_turn:
+            return None
+        self._lesson_turn = turn
+        due = due_lessons(self.view(self.to_move), self.seen)
+        if not due:
+            return None
+        self.seen.add(due[0].lesson.id)
+        return due[0]
+
+    def count_lesson(self) -> LessonNote | None:
+        """In a guided game, the count's lesson once the first hand is over (told once)."""
+        if not self.lessons or not self.finished or "count" in self.seen:
+            return None
+        self.seen.add("count")
+        return count_lesson(self.rules, self.finished[0].result.count, self.humans[0])
 
     # ------------------------------------------------------------------ trackers
     def side_tracker(self, seat: int) -> tuple[int, int]:

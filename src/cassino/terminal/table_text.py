@@ -13,8 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..cards import card_name, cards_of
+from ..cards import card_name, cards_of, parse_card
+from ..checks import Cards
+from ..learn import Advice, CoachNote, Lesson, LessonNote, Message, Review
+from ..learn.messages import english
 from ..moves import BUILD, CAPTURE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, format_code
+from ..players import LEVELS, Level
 from ..state import Build, State, build_is_single
 from .session import FinishedHand, Session
 
@@ -65,6 +69,10 @@ class CardText:
     def cards(self, mask: int) -> str:
         """Cards in canonical order, separated by spaces."""
         return " ".join(self.card(c) for c in cards_of(mask))
+
+    def named(self, name: str) -> str:
+        """A card given by its engine name (``Td``), written this way (``10♦``)."""
+        return self.card(parse_card(name))
 
     def notation(self, code: MoveCode) -> str:
         """A move's line in notation, its cards written this way (still readable as notation
@@ -196,3 +204,78 @@ def game_summary(session: Session, me: int) -> list[str]:
         lines.append(f"Record saved to {session.saved_path}")
         lines.append(f"(replay it with: cassino replay {session.saved_path})")
     return lines
+
+
+# ---------------------------------------------------------------------------------- teaching
+def learn_text(message: Message, cards: CardText) -> str:
+    """A teaching message in the library's English, its cards written as the table writes them
+    (the cards' names are swapped for the shown ones before wording)."""
+    params = tuple(
+        (name, Cards(tuple(cards.named(n) for n in value.names)) if isinstance(value, Cards) else value)
+        for name, value in message.params
+    )
+    return Message(message.code, params).text()
+
+
+def hint_line(code: MoveCode, why: Message, cards: CardText) -> str:
+    """A hint: the move in notation (it can be typed as shown), then why it is good."""
+    return f"{cards.notation(code)} — {learn_text(why, cards)}"
+
+
+def note_text(note: CoachNote, cards: CardText) -> str:
+    """The coach's note on a costly move: the better move in words, about how many points it was
+    worth more, and why (the library's template ``coach.note``)."""
+    values = {"move": cards.words(note.better), "loss": f"{note.loss:.1f}", "why": learn_text(note.why, cards)}
+    return english("coach.note", values)
+
+
+def lesson_lines(note: LessonNote, cards: CardText) -> list[str]:
+    """A lesson told in play: its title, its text, and the example from the table."""
+    return [f"Lesson: {note.lesson.title.text()}", note.lesson.text.text(), learn_text(note.example, cards)]
+
+
+def all_lesson_lines(lessons: tuple[Lesson, ...]) -> list[str]:
+    """Every lesson, to read at any time: its title, then its text."""
+    lines: list[str] = []
+    for lesson in lessons:
+        lines += [f"{lesson.title.text()}:", f"  {lesson.text.text()}"]
+    return lines
+
+
+ITEM_NAMES = {"ace": "aces", "spade": "single spades", "sweep": "sweeps"}
+"""Items of the count (``CountItem.item``) whose name reads badly with its underscores replaced."""
+
+
+def review_lines(review: Review, session: Session, me: int, cards: CardText) -> list[str]:
+    """The review after a game: points per item of the count (your side, the others), the points
+    lost to better moves, the costliest moves, the strengths and the habits to work on."""
+    side = side_title(session, session.rules.side_of(me), me)
+    lines = [f"Review of your game: points per item over the game ({side} - the others)"]
+    names = [ITEM_NAMES.get(p.item, p.item.replace("_", " ")) for p in review.points]
+    width = max(map(len, names), default=0)
+    for name, p in zip(names, review.points, strict=True):
+        lines.append(f"  {name:{width}}  {p.yours} - {p.theirs}")
+    moves = sum(c.moves for c in review.categories)
+    lines.append(f"Points lost to better moves: {review.lost:.1f} over {plural(moves, 'move')}.")
+    if review.costly:
+        lines.append("The costliest moves:")
+        lines += [f"  You {cards.words(n.move)}. {note_text(n, cards)}" for n in review.costly]
+    else:
+        lines.append("No move cost more than the coach can tell from luck.")
+    advice: tuple[Advice, ...] = (*review.strengths, *review.habits)
+    lines += [learn_text(a.message, cards) for a in advice]
+    return lines
+
+
+def level_line(level: Level) -> str:
+    """A level of the ladder for a list: its name and what it plays like."""
+    return f"{level.name}: {level.description}"
+
+
+def opponent_line(spec: str) -> str:
+    """Who the computer players are: a level with its place on the ladder and what it plays
+    like, or the player spec as given."""
+    for number, level in enumerate(LEVELS, 1):
+        if level.name == spec:
+            return f"Opponent: {level.name} (level {number} of {len(LEVELS)}), {level.description}."
+    return f"Opponent: {spec}."
