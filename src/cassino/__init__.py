@@ -20,6 +20,7 @@ from .errors import (
     RulesError,
     ServiceError,
     StoreError,
+    UndoError,
 )
 from .game import Game
 from .moves import Move
@@ -55,6 +56,7 @@ __all__ = [
     "ServiceError",
     "State",
     "StoreError",
+    "UndoError",
     "View",
     "card_name",
     "make_rules",

@@ -90,6 +90,11 @@ class ArenaUsageError(CassinoError):
     """A bad ``cassino arena`` command line: printed as one line, exit status 2."""
 
 
+class UndoError(CassinoError):
+    """A move that may not be taken back (another person at the table, cards dealt since): the
+    message says why, in words for the person."""
+
+
 class CliError(CassinoError):
     """A user error of the ``cassino`` command: printed as one line on standard error, exit status 2."""
 
@@ -108,4 +113,5 @@ __all__ = [
     "RulesError",
     "ServiceError",
     "StoreError",
+    "UndoError",
 ]

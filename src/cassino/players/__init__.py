@@ -5,18 +5,23 @@ from __future__ import annotations
 from .base import Player, choose_code, decide, make_player, player_names, register
 from .greedy import GreedyPlayer
 from .heuristic import HeuristicPlayer
+from .levels import LEVELS, FalliblePlayer, Level, level_names
 from .random import RandomPlayer
 from .search import CheaterPlayer, SearchPlayer
 
 __all__ = [
+    "LEVELS",
     "CheaterPlayer",
+    "FalliblePlayer",
     "GreedyPlayer",
     "HeuristicPlayer",
+    "Level",
     "Player",
     "RandomPlayer",
     "SearchPlayer",
     "choose_code",
     "decide",
+    "level_names",
     "make_player",
     "player_names",
     "register",

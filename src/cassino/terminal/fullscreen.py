@@ -31,14 +31,14 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from ..cards import SUITS, card_name, cards_of
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, UndoError
 from ..explain import explain_illegal
 from ..learn import CoachNote, LessonNote, Message, all_lessons
 from ..moves import MoveCode, MoveError, code_card, parse_code
 from ..players import LEVELS
 from ..rules import OPTION_NAMES, OPTIONS, PRESETS, RulesError, make_rules
 from ..view import View
-from .session import FinishedHand, NewGame, Session, UndoError
+from .session import FinishedHand, NewGame, Session
 from .table_text import (
     CardText,
     all_lesson_lines,

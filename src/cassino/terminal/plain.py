@@ -16,11 +16,11 @@ from collections.abc import Callable
 from enum import Enum
 from typing import TextIO
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, UndoError
 from ..explain import explain_card
 from ..learn import LessonNote, all_lessons
 from ..moves import MoveCode, MoveError, parse_code
-from .session import Session, UndoError
+from .session import Session
 from .table_text import (
     CardText,
     all_lesson_lines,

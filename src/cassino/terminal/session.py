@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cards import SPADES_MASK, CardMask
+from ..errors import UndoError
 from ..game import Game
 from ..learn import (
     TUTORIAL_OPPONENT,
@@ -54,10 +55,6 @@ def side_name(rules: Rules, names: Sequence[str], side: int) -> str:
 
 DEFAULT_OPPONENT = "casual"
 """The computer player of a game nobody chose one for: the middle of the ladder of levels."""
-
-
-class UndoError(Exception):
-    """A move that may not be taken back; the message says why, in words for the person."""
 
 
 @dataclass(frozen=True, slots=True)
