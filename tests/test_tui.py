@@ -355,8 +355,8 @@ def test_setup_starts_a_royal_partnership_game() -> None:
         assert session.side_name(0) == f"{session.names[0]} & {session.names[2]}"
         assert "4 players in partnerships" in str(app.screen.query_one("#status", Static).render())
         others = str(app.screen.query_one("#others", Static).render())
-        assert f"Partner (seat 2, {session.names[2]}): " in others
-        assert f"Left computer (seat 1, {session.names[1]}): " in others
+        assert f"Partner (seat 2, {session.opponent}): " in others
+        assert f"Left computer (seat 1, {session.opponent}): " in others
         assert len(cards_of(session.state.hands[ME])) == 4
 
     run(script, "--seed", "2", "--no-save")

@@ -116,10 +116,12 @@ def seat_title(session: Session, seat: int, me: int) -> str:
 
 
 def seat_long_title(session: Session, seat: int, me: int) -> str:
-    """A seat's title with its number and player, for the list of the other seats."""
+    """A seat's title with its number and player (a computer's level or spec, a person's name),
+    for the list of the other seats."""
     if seat == me:
         return f"You (seat {seat})"
-    return f"{seat_title(session, seat, me)} (seat {seat}, {session.names[seat]})"
+    player = session.opponent if seat in session.bots else session.names[seat]
+    return f"{seat_title(session, seat, me)} (seat {seat}, {player})"
 
 
 def side_title(session: Session, side: int, me: int) -> str:
