@@ -96,7 +96,7 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     page.fill("#opt-target", "7")
     page.dispatch_event("#opt-target", "change")
     page.fill("[name=name-0]", "Tester")
-    page.select_option("[name=bot-1]", "greedy")
+    page.select_option("[name=bot-1]", "beginner")
     page.evaluate("window.scrollTo(0, 0)")
     p.shot("web-lobby.png", full_page=True)
     page.click("#create")
@@ -409,3 +409,140 @@ def test_the_server_restarts_mid_game(tmp_path: Path, browser: Any) -> None:
     finally:
         for s in servers:
             s.stop()
+
+
+def test_a_tutorial_game_teaches(server: Server, browser: Any) -> None:
+    """The "Learn to play" button starts the guided game: a lesson card at the first turn (its example with
+    the cards on the table), "Got it", then the coach's bubble after a costly move and a hint with
+    its reason; the page stays accessible with both on the table."""
+    p = Page(browser, 1280, 900, motion=False)
+    page = p.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#presets .preset")
+    assert page.locator("#bot-1, [name=bot-1] option").all_inner_texts()[:6] == [
+        "Beginner", "Novice", "Casual player", "Club player", "Expert", "Master",
+    ]  # fmt: skip
+    assert page.input_value("[name=bot-1]") == "casual"
+    page.fill("[name=name-0]", "Tester")
+    page.click("[data-testid=learn-to-play]")
+    wait_turn(page, None)
+    lesson = page.locator("[data-testid=lesson]")
+    lesson.wait_for(state="visible")
+    assert page.inner_text("#lesson-title") and page.inner_text("#lesson-example")
+    assert "Beginner" in page.inner_text("[data-testid=seat-1]")
+    page.click("[data-testid=lesson-ok]")
+    lesson.wait_for(state="hidden")
+    coached = {"bubble": False, "hint": False, "shot": False}
+
+    def on_turn(page: Any, turn: int) -> None:
+        both = page.is_visible("[data-testid=lesson]") or turn > 16  # for the picture: a lesson and a note
+        if both and page.is_visible("[data-testid=coach-note]") and not coached["shot"]:
+            p.shot("web-tutorial.png")
+            assert axe_violations(page) == []
+            coached["shot"] = True
+        if page.is_visible("[data-testid=coach-note]"):
+            text = page.inner_text("#coach-text")
+            assert text.startswith("Better: ") and "points more" in text, text
+            coached["bubble"] = True
+            page.click("#coach-close")
+        if page.is_visible("[data-testid=lesson]"):
+            page.click("[data-testid=lesson-ok]")
+        if turn == 1:
+            page.click("#hint-button")
+            page.wait_for_selector("[data-testid=hint-why]:not([hidden])")
+            assert page.inner_text("#prompt").startswith("Hint: ") and page.inner_text("[data-testid=hint-why]")
+            coached["hint"] = True
+
+    def on_chosen(page: Any, turn: int) -> bool:
+        """Trail until the picture is taken (a missed capture costs, usually), then capture."""
+        version = page.get_attribute("#turn-banner", "data-version")
+        kind = "capture" if coached["shot"] else "trail"
+        choice = page.locator(f"[data-testid=move-choice][data-move^={kind}]")
+        (choice.first if choice.count() else page.locator("[data-testid=move-choice]").first).click()
+        page.wait_for_function(f"document.querySelector('#turn-banner').dataset.version !== '{version}'")
+        if not coached["bubble"]:
+            page.wait_for_timeout(1500)  # the coach's search, in a worker thread
+        return True
+
+    version = None
+    for turn in range(30):
+        state = wait_turn(page, version)
+        if state != "your-move" or (coached["bubble"] and coached["hint"] and coached["shot"]):
+            break
+        on_turn(page, turn)
+        version = page.get_attribute("#turn-banner", "data-version")
+        page.click("[data-testid=hand] .card-btn.playable")
+        page.wait_for_selector("[data-testid=move-choice]")
+        on_chosen(page, turn)
+    assert coached["bubble"] and coached["hint"] and coached["shot"], coached
+    assert not p.errors, p.errors
+    p.close()
+
+
+def test_the_lessons_and_the_review_after_a_game(server: Server, browser: Any) -> None:
+    """Every lesson can be read from the settings menu; a finished game is reviewed: the points
+    per item, the costliest moves with the better one, strengths and habits; in German too."""
+    body = {
+        "options": {"target": 1},
+        "seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Grabber"}],
+    }
+    p = Page(browser, 1280, 900, motion=False)
+    page = p.page
+    page.goto(new_game(server, body))
+    wait_turn(page, None)
+    page.click("#settings-menu summary")
+    page.click("[data-testid=lessons-button]")
+    page.wait_for_selector("[data-testid=lessons] li[data-lesson=count]")
+    assert page.locator("[data-testid=lessons] li").count() == 11
+    assert "first to reach 1 points" in page.inner_text("[data-testid=lessons] li[data-lesson=count]")
+    p.shot("web-lessons.png")
+    assert axe_violations(page) == []
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=lessons]", state="hidden")
+
+    def on_chosen(page: Any, turn: int) -> bool:
+        trail = page.locator("[data-testid=move-choice][data-move^=trail]")
+        (trail.first if trail.count() and turn % 2 else page.locator("[data-testid=move-choice]").first).click()
+        return True
+
+    play_whole_game(p, on_chosen=on_chosen)
+    page.click("[data-testid=review-button]")
+    review = page.locator("[data-testid=review]")
+    page.wait_for_selector("[data-testid=review] .review-points")
+    items = page.locator("[data-testid=review] .review-points tr[data-item]")
+    assert [items.nth(i).get_attribute("data-item") for i in range(2)] == ["cards", "spades"]
+    text = review.inner_text()
+    assert "Where the points went" in text and "moves of yours were weighed" in text
+    assert page.locator(".review-costly li").count() >= 1 or "Well played" in text
+    page.wait_for_timeout(300)
+    p.shot("web-review.png")
+    assert axe_violations(page) == []
+    page.select_option("[data-testid=language]", "de")
+    page.wait_for_function("document.querySelector('#review-title').textContent === 'Dein Spiel im Rückblick'")
+    left = english_left(visible_texts(page), "de", exempt={"Tester", "Grabber"})
+    assert not left, left
+    page.click("#review .scene-close")
+    review.wait_for(state="hidden")
+    assert not p.errors, p.errors
+    p.close()
+
+
+def test_a_tutorial_on_a_phone(server: Server, browser: Any) -> None:
+    p = Page(browser, 390, 844, motion=False)
+    page = p.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-testid=learn-to-play]")
+    assert inside(page.locator("[data-testid=learn-to-play]").bounding_box(), 390, 844)
+    page.click("[data-testid=learn-to-play]")
+    wait_turn(page, None)
+    page.locator("[data-testid=lesson]").wait_for(state="visible")
+    for part in ("[data-testid=lesson]", "[data-testid=lesson-ok]", "[data-testid=table]"):
+        box = page.locator(part).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, part
+    p.shot("web-tutorial-phone.png", full_page=True)
+    page.click("[data-testid=lesson-ok]")
+    page.locator("[data-testid=lesson]").wait_for(state="hidden")
+    for part in ("hand", "table"):
+        assert inside(page.locator(f"[data-testid={part}]").bounding_box(), 390, 844), part
+    assert not p.errors, p.errors
+    p.close()

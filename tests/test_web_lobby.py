@@ -111,9 +111,9 @@ def test_config_seats_and_players() -> None:
         == table_players()
         == [
             {"name": n, "label": f"player.{n}.name", "about": f"player.{n}.about"}
-            for n in ("random", "greedy", "heuristic", "search")
+            for n in ("beginner", "novice", "casual", "club", "expert", "master")
         ]
-    )  # gentlest first; the cheater sees every card: never at a table
+    )  # the ladder of levels, gentlest first; the engines under them are for the API only
 
 
 def test_config_options_exact_entries() -> None:
@@ -296,7 +296,7 @@ def test_every_key_of_config_is_in_the_lobby_catalogue(language: str) -> None:
 def test_lobby_texts_are_real_translations() -> None:
     en, de, id_ = (domain_keys(lang, "lobby") for lang in LANGUAGES)
     assert en["option.royal_ace_high.label"] == "Ace may count 14"
-    assert de["player.heuristic.name"] == "Kartenzähler" and id_["preset.spade.name"] == "Kasino Sekop"
+    assert de["player.casual.name"] == "Gelegenheitsspieler" and id_["preset.spade.name"] == "Kasino Sekop"
     same = {k for k in en if en[k] == de[k] or en[k] == id_[k]}
     assert same == {"preset.royal.name"}  # "Royal Casino" in German too
     assert not [p for p in check_catalogues() if "'option." in p or "'preset." in p or "'player." in p]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -22,16 +23,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..cards import CARD_NAMES
 from ..errors import ServiceError
-from ..players import player_names
+from ..learn import TUTORIAL_RULES
+from ..players import LEVELS
 from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
 from .card_images import back_svg, card_svg
 from .i18n import LANGUAGES, catalogue_json
 from .model import LiveGame
 from .payloads import encode, state_payload
-from .service import GameService, bot_player, watch_link
+from .service import DEFAULT_OPPONENT, GameService, bot_player, rules_of_request, watch_link
 from .store import Store, database_url
+from .teaching import lessons_json, tutorial
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("cassino.web")
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -52,24 +56,17 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return body
 
 
-_WEAKEST_FIRST = ("random", "greedy", "heuristic", "search")
-
-
-def _by_strength(name: str) -> tuple[int, str]:
-    """The lobby lists opponents from the gentlest up; players not ranked here come last."""
-    return (_WEAKEST_FIRST.index(name) if name in _WEAKEST_FIRST else len(_WEAKEST_FIRST), name)
-
-
 def table_players() -> list[dict[str, str]]:
-    """The computer players that may sit at a table (none that sees hidden cards), each with the
-    ``lobby`` catalogue keys of its plain name and of how it plays."""
+    """The computer players the lobby offers people: the ladder of levels, gentlest first, each
+    with the ``lobby`` catalogue keys of its plain name and of how it plays. The engines under
+    them (``random``, ``greedy``, ``heuristic``, ``search``) still sit at any table the API makes,
+    for bot writers, but are not offered: two of them are levels already (``expert`` and
+    ``master``) and the other two play worse than any level, so listing them would only make
+    people wonder which to choose."""
     out = []
-    for name in sorted(player_names(), key=_by_strength):
-        try:
-            bot_player(name, 0)
-        except ServiceError:
-            continue
-        out.append({"name": name, "label": f"player.{name}.name", "about": f"player.{name}.about"})
+    for level in LEVELS:
+        bot_player(level.name, 0)  # every level may sit at a table: one that could not is a bug
+        out.append({"name": level.name, "label": f"player.{level.name}.name", "about": f"player.{level.name}.about"})
     return out
 
 
@@ -78,7 +75,7 @@ def config() -> dict[str, Any]:
     (every text is in the ``lobby`` catalogue): the presets in order with their option values;
     each option with its kind, choices, default in each preset, when it matters (``needs``,
     ``needs_not``, ``needs_sides``) and which values are refused unless a condition holds; the
-    seats; the computer players."""
+    seats; the computer players; and the guided first game of "Learn to play"."""
 
     def word(value: OptionValue) -> str:
         """A value as catalogue keys write it (``true``, ``count_out``), like JSON."""
@@ -115,7 +112,14 @@ def config() -> dict[str, Any]:
             entry["min"] = o.minimum
         options.append(entry)
     seats = {"players": list(PLAYER_COUNTS), "default": Rules().players, "partnerships_players": PARTNERSHIP_PLAYERS}
-    return {"presets": presets, "options": options, "seats": seats, "players": table_players()}
+    return {
+        "presets": presets,
+        "options": options,
+        "seats": seats,
+        "players": table_players(),
+        "default_player": DEFAULT_OPPONENT,
+        "tutorial": tutorial(),
+    }
 
 
 def create_app(
@@ -182,6 +186,22 @@ def create_app(
     async def get_config() -> dict[str, Any]:
         return config()
 
+    @app.get("/api/lessons")
+    async def get_lessons(request: Request) -> dict[str, Any]:
+        """Every lesson to read at any time, worded for a game's rules (``?game=ID``), a variant
+        (``?preset=royal&players=3``) or, without either, the guided first game's."""
+        query = request.query_params
+        if "game" in query:
+            rules = service.get(query["game"]).rules
+        elif "preset" in query or "players" in query:
+            players = query.get("players", "2")
+            if not players.isdigit():
+                raise ServiceError(400, "players must be a number of players: 2, 3 or 4")
+            rules = rules_of_request({"preset": query.get("preset", "classic"), "players": int(players)})
+        else:
+            rules = TUTORIAL_RULES
+        return {"lessons": lessons_json(rules)}
+
     @app.get("/api/games")
     async def list_games() -> dict[str, Any]:
         return {"games": service.store.recent()}
@@ -240,7 +260,11 @@ def create_app(
 
     @app.get("/api/games/{game_id}/hint")
     async def get_hint(game_id: str, request: Request) -> dict[str, Any]:
-        return {"move": service.hint(game_id, _token(request))}
+        return await service.hint(game_id, _token(request))
+
+    @app.get("/api/games/{game_id}/review")
+    async def get_review(game_id: str, request: Request) -> dict[str, Any]:
+        return await service.review(game_id, _token(request))
 
     @app.get("/api/games/{game_id}/hands/{number}")
     async def get_hand(game_id: str, number: int) -> dict[str, Any]:
@@ -266,9 +290,29 @@ def create_app(
 
 
 async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGame, seat: int | None) -> None:
-    """Send the watcher's queue; answer its messages (move, next, undo, hint, state) until it leaves."""
+    """Send the watcher's queue; answer its messages (move, next, undo, state, and the teaching
+    library's hint, coach and lessons) until it leaves. The coach's answers take a search, so each
+    is a task of its own: the socket goes on reading meanwhile."""
     sub = service.subscribe(live, seat)
     token = websocket.query_params.get("token")
+    answering: set[asyncio.Task[None]] = set()
+
+    def refused(exc: ServiceError) -> None:
+        sub.queue.put_nowait(encode({"type": "error", "status": exc.status, **exc.payload()}))
+
+    async def answer(kind: str, work: Awaitable[dict[str, Any]]) -> None:
+        try:
+            sub.queue.put_nowait(encode({"type": kind, **await work}))
+        except ServiceError as exc:
+            refused(exc)
+        except Exception:
+            log.exception("game %s: the %s answer failed", live.id, kind)
+            refused(ServiceError(500, f"the {kind} could not be worked out just now: try again"))
+
+    def later(kind: str, work: Awaitable[dict[str, Any]]) -> None:
+        task = asyncio.create_task(answer(kind, work))
+        answering.add(task)
+        task.add_done_callback(answering.discard)
 
     async def writer() -> None:
         while True:
@@ -292,17 +336,26 @@ async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGa
                 elif kind == "undo":
                     service.undo(live.id, token)
                 elif kind == "hint":
-                    sub.queue.put_nowait(encode({"type": "hint", "move": service.hint(live.id, token)}))
+                    later("hint", service.hint(live.id, token))
+                elif kind == "coach":
+                    later("coach", service.coach(live.id, token, message.get("ply")))
+                elif kind == "lessons":
+                    due = service.lessons(live.id, token, message.get("seen"))
+                    sub.queue.put_nowait(encode({"type": "lessons", "version": live.ply, "due": due}))
                 elif kind == "state":
                     sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 else:
-                    raise ServiceError(400, "message type must be 'move', 'next', 'undo', 'hint' or 'state'")
+                    raise ServiceError(
+                        400, "message type must be 'move', 'next', 'undo', 'hint', 'coach', 'lessons' or 'state'"
+                    )
             except ServiceError as exc:
-                sub.queue.put_nowait(encode({"type": "error", "status": exc.status, **exc.payload()}))
+                refused(exc)
     except WebSocketDisconnect:
         pass
     finally:
         sending.cancel()
+        for task in answering:
+            task.cancel()
         service.unsubscribe(live, sub)
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sending

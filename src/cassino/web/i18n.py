@@ -13,7 +13,6 @@ library's lessons, coach and review).
 from __future__ import annotations
 
 import json
-import re
 import string
 from functools import cache
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
+from ..checks import PLACEHOLDER
 from ..errors import CatalogueError as CatalogueError
 
 LOCALES = Path(__file__).parent / "locales"
@@ -113,14 +113,11 @@ def check_catalogues() -> list[str]:
     return problems
 
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
 def render(language: str, key: str, params: dict[str, Any] | None = None) -> str:
     """A message with its placeholders filled in (plain ``str`` of each value)."""
     text = catalogue(language)[key]
     values = params or {}
-    return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
+    return PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
 
 
 @cache

@@ -13,8 +13,11 @@ from typing import Any
 from ..cards import Card
 from ..errors import ServiceError
 from ..game import Game
+from ..learn import Assessment, Coach
+from ..moves import MoveCode
 from ..players import Player
 from ..rules import Rules
+from ..view import View
 from .fair import secure_deck
 from .store import HandRow
 
@@ -45,6 +48,22 @@ class Seat:
 
 
 @dataclass
+class Learner:
+    """What the teaching library keeps for one person's seat: its own coach (seeded, so the same
+    view always gets the same values), the assessments made so far, and the review once built."""
+
+    coach: Coach
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One search at a time per coach: a coach remembers its last position, so it is not shared."""
+    assessed: dict[tuple[View, MoveCode], Assessment] = field(default_factory=dict)
+    """By position and move, so an undo (which replays other moves) never reuses a stale one."""
+    coached: bool = False
+    """True once the seat has asked for coaching: its moves are then assessed as they are made."""
+    review: dict[str, Any] | None = None
+    review_task: asyncio.Task[dict[str, Any]] | None = None
+
+
+@dataclass
 class Subscriber:
     """A connected client: its seat (None for a spectator) and the queue its socket writer drains."""
 
@@ -69,7 +88,10 @@ class LiveGame:
     """Seconds a count between hands lasts at most; 0: until every person has pressed next."""
     subscribers: list[Subscriber] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
-    hint_player: Player | None = None
+    learners: dict[int, Learner] = field(default_factory=dict)
+    """The teaching library's state of each person's seat that asked for it (not stored)."""
+    learn_tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    """Assessments running in the background, held so they are not collected mid-way."""
     cache: dict[str, Any] = field(default_factory=dict)
     """Parts of the public payload that change only between hands, by ``payloads``."""
     epoch: int = 0

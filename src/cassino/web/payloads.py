@@ -95,7 +95,8 @@ def finished_hands(live: LiveGame) -> list[dict[str, Any]]:
     return out
 
 
-def _table(view: View) -> dict[str, Any]:
+def table_json(view: View) -> dict[str, Any]:
+    """The public table of a view: loose cards and builds with value, owner and kind."""
     builds = [
         {"cards": _names(b.cards), "value": b.value, "owner": b.owner, "single": build_is_single(b)}
         for b in view.builds
@@ -157,7 +158,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "deal": state.deal_number(),
         "dealer": view.dealer,
         "to_move": None if live.over else view.to_move,
-        "table": _table(view),
+        "table": table_json(view),
         "hand_sizes": view.hand_sizes,
         "captured": [_names(p) for p in view.captured],
         "stock": view.stock_size,
@@ -194,7 +195,7 @@ def _frame(state: State, hand: int, move: dict[str, Any] | None) -> dict[str, An
         "hand": hand,
         "move": move,
         "hands": [_names(h) for h in state.hands],
-        "table": _table(view),
+        "table": table_json(view),
         "stock": view.stock_size,
         "captured": [m.bit_count() for m in state.captured],
         "scores": list(state.scores),

@@ -20,18 +20,20 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ..errors import IllegalMoveError
 from ..errors import ServiceError as ServiceError
 from ..game import Game
+from ..learn import Assessment
 from ..moves import MoveCode, MoveError, format_code, parse_code
 from ..players import Player, make_player
-from ..players.base import choose_code, decide
+from ..players.base import decide
 from ..record import record_of_game, write_record
 from ..rules import Rules, RulesError, make_rules
-from ..view import view_of
+from ..view import View, view_of
+from . import teaching
 from .fair import commitment, deck_text, new_salt, parse_deck, secure_deck
 from .model import LiveGame, Seat, Subscriber, server_game
 from .payloads import encode, public_payload, replay_frames, state_payload
@@ -39,10 +41,12 @@ from .store import HandRow, InviteRow, MoveRow, SeatRow, Store, StoredGame, Stor
 
 log = logging.getLogger("cassino.web")
 
-FAST_BOTS = ("random", "greedy")
+FAST_BOTS = ("random", "greedy", "beginner", "novice")
 """Computer players quick enough to move on the event loop; others think in a worker thread."""
 
 MAX_NAME = 40
+DEFAULT_OPPONENT = "casual"
+"""The computer player a new game seats when none is named: the middle of the ladder of levels."""
 
 
 def token_hash(token: str) -> str:
@@ -125,10 +129,9 @@ def bot_player(spec: str, seed: int) -> Player:
 class GameService:
     """Creates, loads, plays and broadcasts games over a ``Store``."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.5, hint_player: str = "heuristic") -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.5) -> None:
         self.store = store
         self.bot_delay = bot_delay
-        self.hint_spec = hint_player
         self.games: dict[str, LiveGame] = {}
         self.on_change: Callable[[LiveGame], None] | None = None
         """Called after each committed move or undo (tests use it to watch the game move)."""
@@ -151,6 +154,7 @@ class GameService:
         """Stop the computer players' and timers' tasks (what they would have done is simply done
         after a restart)."""
         tasks = [t for g in self.games.values() for t in (g.bot_task, g.timer_task) if t is not None and not t.done()]
+        tasks += [t for g in self.games.values() for t in g.learn_tasks if not t.done()]
         for task in tasks:
             task.cancel()
         if tasks:
@@ -163,7 +167,7 @@ class GameService:
         rules = rules_of_request(body)
         seats_in = body.get("seats")
         if seats_in is None:
-            seats_in = [{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * (rules.players - 1)
+            seats_in = [{"kind": "human"}] + [{"kind": "bot", "bot": DEFAULT_OPPONENT}] * (rules.players - 1)
         if not isinstance(seats_in, list) or len(seats_in) != rules.players:
             raise ServiceError(400, f"seats must list one seat per player: {rules.players} for these rules")
         next_after = body.get("next_hand_after", 0)
@@ -199,7 +203,7 @@ class GameService:
                     seats.append(Seat(i, "human", name, invite_hash=token_hash(code)))
                     rows.append(SeatRow(i, "human", name))
             elif kind == "bot":
-                bot = spec.get("bot", "heuristic")
+                bot = spec.get("bot", DEFAULT_OPPONENT)
                 if not isinstance(bot, str) or not bot or len(bot) > 128:
                     raise ServiceError(400, f"seats[{i}].bot must name a computer player, e.g. 'greedy'")
                 seed = secrets.randbelow(2**31)
@@ -349,7 +353,11 @@ class GameService:
             code = parse_code(text)
         except MoveError as exc:
             raise ServiceError(400, str(exc)) from None
+        coached = seat in live.learners and live.learners[seat].coached
+        view = view_of(live.game.state, seat) if coached else None
         self._apply(live, seat, code)
+        if view is not None:
+            self._in_background(live, self._assess(live, seat, view, code))
         return live
 
     def _apply(self, live: LiveGame, seat: int, code: MoveCode) -> None:
@@ -473,20 +481,103 @@ class GameService:
         self._resume(live)
         return live
 
-    def hint(self, game_id: str, token: str | None) -> str:
-        """A suggested move for the seat of ``token``, from its own view only."""
+    # ------------------------------------------------------------------ teaching
+    def _person(self, game_id: str, token: str | None, what: str) -> tuple[LiveGame, int]:
+        """The game and the asker's seat, for what only a seat may ask (403 for a spectator)."""
         live = self.get(game_id)
         seat = self.seat_of(live, token)
         if seat is None:
-            raise ServiceError(403, "hints need a seat token")
+            raise ServiceError(403, f"{what} need a seat token: spectators only watch")
+        return live, seat
+
+    async def _assess(self, live: LiveGame, seat: int, view: View, code: MoveCode) -> Assessment:
+        """The seat's coach on one of its moves, searched in a worker thread (never on the event
+        loop, so no other table waits), once per position and move."""
+        learner = teaching.learner(live, seat)
+        async with learner.lock:
+            found = learner.assessed.get((view, code))
+            if found is None:
+                found = await asyncio.to_thread(learner.coach.assess, view, code)
+                learner.assessed[(view, code)] = found
+            return found
+
+    def _in_background(self, live: LiveGame, work: Coroutine[Any, Any, Any]) -> None:
+        """Run teaching work while the game goes on (held on the game so it finishes, its failure
+        logged); without an event loop it is simply not done, and done again when asked for."""
+        try:
+            task = asyncio.get_running_loop().create_task(work)
+        except RuntimeError:
+            work.close()
+            return
+        live.learn_tasks.add(task)
+
+        def done(finished: asyncio.Task[Any]) -> None:
+            live.learn_tasks.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                log.error("game %s: background assessment failed: %s", live.id, finished.exception())
+
+        task.add_done_callback(done)
+
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The coach's best move for the seat of ``token`` and why, from its own view only;
+        ``version`` says which position it is for."""
+        live, seat = self._person(game_id, token, "hints")
         if live.counting:
             raise ServiceError(409, live.count_reason())
         state = live.game.state
         if live.over or state.to_move != seat:
             raise ServiceError(409, "a hint is given only to the seat to move")
-        if live.hint_player is None:
-            live.hint_player = make_player(self.hint_spec, secrets.randbelow(2**31))
-        return format_code(choose_code(live.hint_player, view_of(state, seat)))
+        view, version = view_of(state, seat), live.ply
+        learner = teaching.learner(live, seat)
+        async with learner.lock:
+            move, why = await asyncio.to_thread(learner.coach.hint, view)
+        return {"move": format_code(move), "why": why.to_json(), "version": version}
+
+    async def coach(self, game_id: str, token: str | None, ply: Any) -> dict[str, Any]:
+        """The coach's note on the asker's own move ``ply`` (None when it cost nothing beyond the
+        noise), assessed from the asker's view before it. From now on the seat's moves are assessed
+        as they are made, so that the review at the end is quick."""
+        live, seat = self._person(game_id, token, "the coach's notes")
+        mover, view, code = teaching.move_at(live, ply)
+        if mover != seat:
+            raise ServiceError(
+                403, f"move {ply} was seat {mover}'s: the coach speaks only of your own moves (you are seat {seat})"
+            )
+        learner = teaching.learner(live, seat)
+        learner.coached = True
+        note = learner.coach.note(await self._assess(live, seat, view, code))
+        return {"ply": ply, "note": None if note is None else teaching.note_json(note, ply, view)}
+
+    def lessons(self, game_id: str, token: str | None, seen: Any) -> list[dict[str, Any]]:
+        """The lessons due for the asker's seat now that are not in ``seen`` (see ``teaching.due``)."""
+        live, seat = self._person(game_id, token, "lessons at the table")
+        return teaching.due(live, seat, teaching.checked_seen(seen))
+
+    async def review(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The review of the asker's game once it is over: every one of its moves assessed (those
+        the coach has not yet seen, now), built once and kept on the game."""
+        live, seat = self._person(game_id, token, "reviews")
+        if not live.over:
+            raise ServiceError(409, "the review is made when the game is over: play on to the end first")
+        learner = teaching.learner(live, seat)
+        if learner.review is None:
+            if learner.review_task is None:
+                learner.review_task = asyncio.get_running_loop().create_task(self._review(live, seat))
+            try:
+                learner.review = await asyncio.shield(learner.review_task)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                learner.review_task = None
+                log.exception("game %s: the review of seat %d failed", live.id, seat)
+                raise ServiceError(503, "the review could not be made just now: try again") from None
+        return learner.review
+
+    async def _review(self, live: LiveGame, seat: int) -> dict[str, Any]:
+        assessed = [
+            (ply, await self._assess(live, seat, view, code)) for ply, view, code in teaching.seat_moves(live, seat)
+        ]
+        return teaching.review_json(live, seat, assessed)
 
     # ------------------------------------------------------------------ computer players
     def _bot_to_move(self, live: LiveGame) -> bool:

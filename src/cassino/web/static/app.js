@@ -4,6 +4,7 @@
 
 import {
   t, tn, has, loadLanguage, preferredLanguage, translateStatic, cardText, cardLabel, cardsText, reasonText, valueWord,
+  messageText, numberText,
 } from "./i18n.js";
 import { moveText, playedText, buildText, parseLine } from "./words.js";
 import { motionOn, snapshot, slideFrom, flyAway, arriveFrom } from "./motion.js";
@@ -29,6 +30,7 @@ let selection = { card: null, targets: [] };
 let socket = null;
 let retry = 500;
 let hint = null;
+let hintWhy = null; // the coach's reason for the hint
 let countDismissed = 0; // the number of the last hand whose count this page has closed
 const verifiedHands = new Map();
 
@@ -47,6 +49,13 @@ function invitesOf(id) {
 
 function show(view) {
   for (const v of ["lobby", "table-view", "problem"]) $(v).hidden = v !== view;
+  const seated = view === "table-view" && Boolean(game?.token);
+  $("set-lessons-row").hidden = !seated;
+  $("set-coach-row").hidden = !seated;
+  if (seated) {
+    $("set-lessons").checked = learnSettings(game.id).lessons;
+    $("set-coach").checked = learnSettings(game.id).coach;
+  }
 }
 
 // ------------------------------------------------------------------ lobby
@@ -126,7 +135,7 @@ function renderSeatRows() {
   box.replaceChildren();
   const partners = $("partnerships").checked;
   const players = config.players.map((p) => (typeof p === "string" ? p : p.name));
-  const fallback = players.includes("heuristic") ? "heuristic" : players[0];
+  const fallback = players.includes(config.default_player) ? config.default_player : players[0];
   for (let s = 0; s < n; s++) {
     const old = before[s] || {};
     const label = s === 0 ? t("lobby.seat_you") : partners && s === 2 ? t("lobby.seat_partner") : t("lobby.seat_opponent", { n: s });
@@ -248,15 +257,30 @@ async function createGame(event) {
     body.listed = $("listed").checked;
     body.next_hand_after = Number($("next-after").value);
   }
+  await startGame(body, { lessons: false, coach: false });
+}
+
+/** Create a game and open its table, with the teaching settings it starts with. */
+async function startGame(body, learn) {
   const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const made = await r.json();
   if (!r.ok) { $("lobby-error").textContent = made.error; return; }
   localStorage.setItem(`cassino.invites.${made.game}`, JSON.stringify(made));
+  setLearn(made.game, learn);
   const mine = made.seats.find((s) => s.token);
   if (mine) {
-    holdSeat(made.game, { token: mine.token, seat: mine.seat, preset, players });
+    holdSeat(made.game, { token: mine.token, seat: mine.seat, preset: body.preset, players: body.players });
     location.hash = `game=${made.game}&token=${mine.token}`;
   } else location.hash = `game=${made.game}`;
+}
+
+/** "Learn to play": the guided first game the server names, you against its gentlest player,
+ * with the lessons and the coach on. */
+async function learnToPlay() {
+  const tutorial = config.tutorial;
+  const name = document.querySelector('[name="name-0"]')?.value.trim() || undefined;
+  const seats = [{ kind: "human", name }, { kind: "bot", bot: tutorial.opponent, name: playerName(tutorial.opponent) }];
+  await startGame({ preset: tutorial.preset, players: tutorial.players, seats }, { lessons: true, coach: true });
 }
 
 async function renderMyGames() {
@@ -311,6 +335,10 @@ function openGame(id, token) {
   shown = null;
   countDismissed = 0;
   selection = { card: null, targets: [] };
+  lessonShown = null;
+  askedLessons = null;
+  coachFor = null;
+  closeCoach();
   show("table-view");
   $("replay").hidden = true;
   $("over").hidden = true;
@@ -364,19 +392,29 @@ function send(message) {
 
 function onMessage(msg) {
   if (msg.type === "state") {
-    if (!current || msg.version !== current.version) { hint = null; $("message").textContent = ""; }
-    if (current && msg.version !== current.version) selection = { card: null, targets: [] };
+    const moved = !current || msg.version !== current.version;
+    if (moved) { hint = null; hintWhy = null; lessonShown = null; $("message").textContent = ""; }
+    if (current && moved) selection = { card: null, targets: [] };
     const before = current;
     current = msg;
     if (msg.you !== null && game.token) holdSeat(game.id, { token: game.token, seat: msg.you, preset: msg.rules.preset, players: msg.rules.players });
     update(before);
+    askCoach();
+    askLessons();
   } else if (msg.type === "error") {
     if (msg.status === 404 && !current) { showProblem("no_game", game.id); return; }
     if (msg.status === 403 && !current) { showProblem("bad_token", game.id); return; }
+    coachFor = null; // a refused move has no note to wait for
     $("message").textContent = msg.reason ? reasonText(msg.reason) : msg.error;
   } else if (msg.type === "hint") {
+    if (msg.version !== current.version) return; // for a position that is gone
     hint = msg.move;
+    hintWhy = msg.why;
     renderPlay();
+  } else if (msg.type === "coach") {
+    if (msg.note && learning().coach) showCoach(msg.note);
+  } else if (msg.type === "lessons") {
+    if (msg.version === current.version && msg.due.length && learning().lessons) showLesson(msg.due[0]);
   }
 }
 
@@ -478,6 +516,7 @@ function render() {
   renderTable();
   renderPlay();
   renderSide();
+  renderLesson();
 }
 
 function renderSeats() {
@@ -568,7 +607,7 @@ function renderPlay() {
     const can = myTurn && playable.has(name);
     const reason = myTurn && !can ? current.why_not?.cards?.[name] : null;
     const node = el("button", {
-      type: "button", class: "card-btn" + (myTurn ? (can ? " playable" : " blocked") : "") + (selection.card === name ? " selected" : "") + (hint && parseLine(hint)?.card === name ? " hinted" : ""),
+      type: "button", class: "card-btn" + (myTurn ? (can ? " playable" : " blocked") : "") + (selection.card === name ? " selected" : "") + (pointedAt(name) ? " hinted" : ""),
       "data-card": name, "aria-pressed": selection.card === name ? "true" : "false",
       "aria-label": cardLabel(name) + (reason ? ` — ${t("hand.cannot")}: ${reasonText(reason)}` : can ? ` — ${t("hand.can")}` : ""),
       title: reason ? reasonText(reason) : cardText(name), "data-key": String(i + 1),
@@ -591,6 +630,13 @@ function renderPlay() {
   else if (myTurn) prompt = candidates().length > 1 ? t("play.choose_move") : t("play.confirm_move");
   else if (st.status !== "over" && st.phase !== "count") prompt = t("play.wait", { name: seatName(st.to_move) });
   $("prompt").textContent = prompt;
+  $("hint-why").textContent = hint && hintWhy ? messageText(hintWhy) : "";
+  $("hint-why").hidden = !(hint && hintWhy);
+}
+
+/** Is this hand card the one the hint, or the lesson on the table, points at? */
+function pointedAt(name) {
+  return [hint, lessonShown?.move].some((line) => line && parseLine(line)?.card === name);
 }
 
 function playedHint(line) {
@@ -640,8 +686,11 @@ function pickTarget(cards, key) {
 }
 
 function play(move) {
-  if (send({ type: "move", move, version: current.version })) {
+  const ply = current.version;
+  if (send({ type: "move", move, version: ply })) {
     $("choices").querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    closeCoach();
+    if (learning().coach) coachFor = ply; // asked once the state shows the move made
   }
 }
 
@@ -789,6 +838,7 @@ function renderSide() {
   list.replaceChildren(...st.moves.map((m) => el("li", {}, el("strong", {}, seatName(m.seat)), " ", playedText(m.move, you(), seatName))));
   list.scrollTop = list.scrollHeight;
   $("over").hidden = st.status !== "over";
+  $("review-button").hidden = st.status !== "over" || you() === null;
   if (st.status === "over") {
     const scoresText = st.scores.join(" : ");
     $("over-title").textContent = t("over.title", { name: sideName(st.winner), scores: scoresText });
@@ -876,6 +926,166 @@ function step(delta) {
   showFrame();
 }
 
+// ------------------------------------------------------------------ teaching: lessons, coach, review
+// The server's teaching library says everything as structured messages (learn.CODE and params);
+// the page words them in its language. Which games teach is this browser's choice, per game.
+
+let lessonShown = null; // the lesson note on the table now
+let askedLessons = null; // the version lessons were last asked for
+let coachFor = null; // the ply of this seat's move whose note is to be asked for
+let coachNote = null; // the note in the bubble
+let coachTimer = null;
+let reviewShown = null;
+let lessonsShown = null;
+
+function learnSettings(id) {
+  try { return { lessons: false, coach: false, ...(JSON.parse(localStorage.getItem("cassino.learn") || "{}")[id] || {}) }; } catch { return { lessons: false, coach: false }; }
+}
+function setLearn(id, entry) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem("cassino.learn") || "{}"); } catch { /* start afresh */ }
+  all[id] = { ...learnSettings(id), ...entry };
+  localStorage.setItem("cassino.learn", JSON.stringify(all));
+}
+const learning = () => (game && game.token && current && you() !== null ? learnSettings(game.id) : { lessons: false, coach: false });
+function seenLessons() {
+  try { return JSON.parse(localStorage.getItem("cassino.lessons.seen") || "[]"); } catch { return []; }
+}
+function markSeen(id) {
+  localStorage.setItem("cassino.lessons.seen", JSON.stringify([...new Set([...seenLessons(), id])]));
+}
+
+/** At this seat's turn, with lessons on: ask which lessons are due (once per position). */
+function askLessons() {
+  const mine = current.to_move === you() && current.phase === "play" && current.status !== "over";
+  if (!learning().lessons || !mine || askedLessons === current.version) return;
+  askedLessons = current.version;
+  send({ type: "lessons", seen: seenLessons() });
+}
+
+function showLesson(note) {
+  lessonShown = note;
+  markSeen(note.id);
+  renderLesson();
+  renderPlay();
+}
+
+function renderLesson() {
+  $("lesson").hidden = !lessonShown;
+  if (!lessonShown) return;
+  $("lesson-title").textContent = messageText(lessonShown.title);
+  $("lesson-text").textContent = messageText(lessonShown.text);
+  $("lesson-example").textContent = messageText(lessonShown.example);
+}
+
+function closeLesson() {
+  lessonShown = null;
+  renderLesson();
+  if (current) renderPlay();
+}
+
+/** Once the state shows this seat's move made, ask the coach about it. */
+function askCoach() {
+  if (coachFor === null || current.version <= coachFor) return;
+  if (learning().coach) send({ type: "coach", ply: coachFor });
+  coachFor = null;
+}
+
+/** A move the coach names, in the page's own words, on the table it was made on. */
+const notedMove = (line, table) => { const m = parseLine(line); return m ? moveText(m, table, you(), seatName) : line; };
+
+/** The coach's note: the better move, about how many points more, and why. */
+function noteText(note) {
+  return t("learn.coach.note", { move: notedMove(note.best, note.table), loss: numberText(note.loss), why: messageText(note.why) });
+}
+
+function showCoach(note) {
+  coachNote = note;
+  $("coach-text").textContent = noteText(note);
+  $("coach").hidden = false;
+  clearTimeout(coachTimer);
+  coachTimer = setTimeout(closeCoach, 20000);
+}
+
+function closeCoach() {
+  clearTimeout(coachTimer);
+  coachNote = null;
+  $("coach").hidden = true;
+}
+
+function openScene(id) {
+  const scene = $(id);
+  scene.hidden = false;
+  scene.querySelector(".scene-close").focus({ preventScroll: true });
+  scene.querySelector(".count-card").scrollTop = 0;
+}
+
+function closeScenes() {
+  for (const id of ["lessons", "review"]) $(id).hidden = true;
+  lessonsShown = null;
+  reviewShown = null;
+}
+
+/** Every lesson, to read at any time: worded for this game's rules at a table, else the first game's. */
+async function openLessons() {
+  $("settings-menu").open = false;
+  const query = game && !$("table-view").hidden ? `?game=${encodeURIComponent(game.id)}` : "";
+  const r = await fetch(`/api/lessons${query}`);
+  const body = await r.json();
+  if (!r.ok) { $("message").textContent = body.error; return; }
+  lessonsShown = body.lessons;
+  renderLessons();
+  openScene("lessons");
+}
+
+function renderLessons() {
+  const seen = new Set(seenLessons());
+  $("lessons-list").replaceChildren(...lessonsShown.map((l) => el("li", { "data-lesson": l.id, class: seen.has(l.id) ? "seen" : "" },
+    el("h3", {}, messageText(l.title)), el("p", {}, messageText(l.text)))));
+}
+
+async function openReview() {
+  reviewShown = null;
+  $("review-body").replaceChildren(el("p", { class: "about" }, t("teach.reviewing")));
+  openScene("review");
+  const r = await fetch(`/api/games/${game.id}/review`, { headers: { "x-cassino-token": game.token } });
+  const body = await r.json();
+  if ($("review").hidden) return; // closed while it was worked out
+  if (!r.ok) { $("review-body").replaceChildren(el("p", { class: "error" }, body.error)); return; }
+  reviewShown = body;
+  renderReview();
+}
+
+const itemName = (item) => t(has(`teach.item.${item}`) ? `teach.item.${item}` : `count.item.${item}`);
+
+function renderReview() {
+  const r = reviewShown;
+  const total = (key) => r.points.reduce((sum, p) => sum + p[key], 0);
+  const points = el("table", { class: "totals review-points" },
+    el("tr", {}, el("th", {}, t("teach.review_item")), el("th", {}, sideName(r.side)), el("th", {}, t("teach.review_them"))),
+    ...r.points.map((p) => el("tr", { "data-item": p.item }, el("td", {}, itemName(p.item)), el("td", { class: p.yours > p.theirs ? "ours" : "" }, numberText(p.yours)), el("td", {}, numberText(p.theirs)))),
+    el("tr", { class: "total" }, el("td", {}, t("side.total")), el("td", {}, numberText(total("yours"))), el("td", {}, numberText(total("theirs")))));
+  const costly = r.costly.length
+    ? el("ol", { class: "review-costly" }, ...r.costly.map((c) => el("li", { "data-ply": String(c.ply) },
+      el("strong", {}, t("teach.review_played", { move: notedMove(c.move, c.table) })), " ", noteText(c))))
+    : el("p", {}, t("teach.review_clean"));
+  const advice = (list) => el("ul", { class: "review-advice" }, ...list.map((a) => el("li", { "data-category": a.category }, messageText(a.message))));
+  const kinds = el("table", { class: "totals review-kinds" },
+    el("tr", {}, el("th", {}, t("teach.review_kind")), el("th", {}, t("teach.review_moves")), el("th", {}, t("teach.review_lost_col"))),
+    ...r.categories.filter((c) => c.moves).map((c) => el("tr", { "data-category": c.category },
+      el("td", {}, t(`learn.category.${c.category}`)), el("td", {}, numberText(c.moves)), el("td", {}, numberText(c.lost)))));
+  $("review-body").replaceChildren(...[
+    el("p", { class: "review-summary" }, tn("teach.review_lost", r.moves, { lost: numberText(r.lost) })),
+    el("div", { class: "review-grid" },
+      el("section", {}, el("h3", {}, t("teach.review_points")), points),
+      el("section", {}, el("h3", {}, t("teach.review_by_kind")), kinds)),
+    el("h3", {}, t("teach.review_costly")), costly,
+    r.strengths.length ? el("h3", {}, t("teach.review_strengths")) : null, r.strengths.length ? advice(r.strengths) : null,
+    r.habits.length ? el("h3", {}, t("teach.review_habits")) : null, r.habits.length ? advice(r.habits) : null,
+    r.strengths.length || r.habits.length ? null : el("p", { class: "about" }, t("teach.review_none")),
+  ].filter(Boolean));
+}
+
 // ------------------------------------------------------------------ start
 function route() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -896,12 +1106,17 @@ function rerender() {
     const hand = countToShow();
     if (hand) showCount(hand);
     if (!$("replay").hidden) showFrame();
+    renderLesson();
+    if (coachNote) $("coach-text").textContent = noteText(coachNote);
+    if (reviewShown) renderReview();
     $("conn").textContent = t(`conn.${$("conn").dataset.state === "live" ? "live" : $("conn").dataset.state === "connecting" ? "connecting" : "reconnecting"}`);
   }
   if (!$("problem").hidden) route();
+  if (lessonsShown) renderLessons();
 }
 
 function keys(event) {
+  if (event.key === "Escape" && (!$("lessons").hidden || !$("review").hidden)) { closeScenes(); return; }
   if (event.target.closest("input, select, textarea") || $("table-view").hidden) return;
   if (event.key === "Escape") { selection = { card: null, targets: [] }; whyNot(""); renderTable(); renderPlay(); }
   else if (/^[1-9]$/.test(event.key)) document.querySelector(`#hand [data-key="${event.key}"]`)?.click();
@@ -923,6 +1138,22 @@ async function start() {
   $("clear-button").addEventListener("click", () => { selection = { card: null, targets: [] }; whyNot(""); renderTable(); renderPlay(); });
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("replay-button").addEventListener("click", startReplay);
+  $("review-button").addEventListener("click", openReview);
+  $("learn-to-play").addEventListener("click", learnToPlay);
+  $("lobby-lessons").addEventListener("click", openLessons);
+  $("lessons-button").addEventListener("click", openLessons);
+  for (const b of document.querySelectorAll(".scene-close")) b.addEventListener("click", closeScenes);
+  $("lesson-ok").addEventListener("click", closeLesson);
+  $("coach-close").addEventListener("click", closeCoach);
+  $("set-lessons").addEventListener("change", () => {
+    setLearn(game.id, { lessons: $("set-lessons").checked });
+    askedLessons = null;
+    if ($("set-lessons").checked) askLessons(); else closeLesson();
+  });
+  $("set-coach").addEventListener("change", () => {
+    setLearn(game.id, { coach: $("set-coach").checked });
+    if (!$("set-coach").checked) closeCoach();
+  });
   $("replay-first").addEventListener("click", () => step(-1e9));
   $("replay-prev").addEventListener("click", () => step(-1));
   $("replay-next").addEventListener("click", () => step(1));

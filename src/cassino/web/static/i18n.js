@@ -87,20 +87,31 @@ export function valueWord(v) {
   return has(`value.${v}`) ? t(`value.${v}`) : String(v);
 }
 
-/** The engine's structured reason in this language: params are ints, {cards}, or {rank}. */
-export function reasonText(reason) {
-  if (!reason) return "";
-  const key = `reason.${reason.code}`;
-  if (!has(key)) return reason.text;
+/** A number as the page's language writes it: 2.4 in English, 2,4 in German; one decimal at most. */
+export function numberText(n) {
+  return new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(n);
+}
+
+/** A structured message in this language: the engine's reasons (key reason.CODE) and the teaching
+ * library's messages (their own key, learn.CODE); params are numbers, {cards}, {rank} or {word}
+ * (another message's key). Without a catalogue entry, the English text that came with it. */
+export function messageText(msg, extra = {}) {
+  if (!msg) return "";
+  const key = msg.key || `reason.${msg.code}`;
+  if (!has(key)) return msg.text;
   const params = {};
-  for (const [k, v] of Object.entries(reason.params || {})) {
+  for (const [k, v] of Object.entries(msg.params || {})) {
     if (v && typeof v === "object" && Array.isArray(v.cards)) params[k] = cardsText(v.cards);
     else if (v && typeof v === "object" && typeof v.rank === "string") params[k] = rankText(v.rank);
     else if (v && typeof v === "object" && typeof v.word === "string") params[k] = t(v.word);
+    else if (typeof v === "number") params[k] = numberText(v);
     else params[k] = v;
   }
-  return t(key, params);
+  return t(key, { ...params, ...extra });
 }
+
+/** The engine's structured reason for a refused move, in this language. */
+export const reasonText = messageText;
 
 /** Put the catalogue's words into every element marked data-i18n (text) or data-i18n-attr. */
 export function translateStatic(root = document) {
