@@ -186,7 +186,10 @@ def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None
         other.send_json({"type": "move", "move": first["legal"][0]["move"]})
         assert "seat 1's turn" in other.receive_json()["error"]
         ws.send_json({"type": "dance"})
-        assert ws.receive_json()["error"] == "message type must be 'move', 'next', 'undo', 'hint', 'coach', 'lessons' or 'state'"
+        assert (
+            ws.receive_json()["error"]
+            == "message type must be 'move', 'next', 'undo', 'hint', 'coach', 'lessons' or 'state'"
+        )
         ws.send_json({"type": "move", "move": first["legal"][0]["move"], "version": 0})
         after = ws.receive_json()
         assert after["version"] == 1 and after["moves"] == [{"seat": 1, "move": first["legal"][0]["move"]}]
@@ -237,7 +240,11 @@ def test_config_and_page(client: TestClient) -> None:
     presets = {p["name"]: p["options"] for p in cfg["presets"]}
     players = [p["name"] for p in cfg["players"]]
     assert list(presets) == ["classic", "royal", "spade", "draw"]
-    assert presets["spade"]["target"] == 61 and "cheater" not in players and players == ["beginner", "novice", "casual", "club", "expert", "master"]
+    assert (
+        presets["spade"]["target"] == 61
+        and "cheater" not in players
+        and players == ["beginner", "novice", "casual", "club", "expert", "master"]
+    )
     assert {o["name"]: o["type"] for o in cfg["options"]}["court_capture"] == "choice"
     assert client.get("/").status_code == 200 and "<title>" in client.get("/").text
 
