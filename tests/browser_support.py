@@ -38,10 +38,16 @@ def chromium() -> Iterator[Any]:
 
 
 class Page:
-    """A page with its console watched: every console error and page error is kept."""
+    """A page with its console watched: every console error and page error is kept.
 
-    def __init__(self, browser: Any, width: int, height: int, lang: str = "en", motion: bool = True) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": height})
+    The test tools evaluate strings in the page (``wait_for_function``) and add axe's script tag,
+    which the page's Content-Security-Policy forbids, so they run with ``bypass_csp``; ``csp=True``
+    keeps the policy, to check that the page itself runs under it (no such tools there)."""
+
+    def __init__(
+        self, browser: Any, width: int, height: int, lang: str = "en", motion: bool = True, csp: bool = False
+    ) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=not csp)
         self.context.add_init_script(  # the page's own choices win once made (a reload keeps them)
             f"if (!localStorage.getItem('cassino.lang')) localStorage.setItem('cassino.lang', '{lang}');"
             f"if (!localStorage.getItem('cassino.motion')) localStorage.setItem('cassino.motion', '{'on' if motion else 'off'}');"

@@ -218,3 +218,110 @@ def test_rejected_rules_are_named() -> None:
     position = json.loads(json.dumps(CASES[0][0]))
     position["rules"]["colour"] = "red"
     assert "colour" in fails("apply", json.dumps(position), "trail 3h")
+
+
+# ----------------------------------------------------------------------------- inputs that are not what they seem
+
+
+def fails_file(tmp_path: Path, data: bytes, *args: str) -> str:
+    """``fails`` on a position file holding ``data``."""
+    path = tmp_path / "position.json"
+    path.write_bytes(data)
+    return fails(args[0] if args else "moves", str(path), *args[1:])
+
+
+def test_json_nested_100000_deep_is_refused(tmp_path: Path) -> None:
+    message = fails_file(tmp_path, b"[" * 100_000 + b"]" * 100_000)
+    assert (
+        message
+        == "cassino moves: bad position: position is nested too deeply to read: a position is at most four levels deep"
+    )
+    assert "nested too deeply" in fails("moves", '{"rules": ' + "[" * 100_000)
+
+
+def test_a_utf16_position_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "position.json"
+    path.write_bytes(json.dumps(CASES[0][0]).encode("utf-16"))
+    assert (
+        fails("moves", str(path))
+        == f"cassino moves: bad position: cannot read position file '{path}': it is UTF-16 text: save it as UTF-8"
+    )
+    assert "NUL bytes" in fails_file(tmp_path, json.dumps(CASES[0][0]).encode("utf-16-be"))
+
+
+def test_a_latin1_byte_is_refused(tmp_path: Path) -> None:
+    data = json.dumps({"comment": "é", **CASES[0][0]}, ensure_ascii=False).encode("latin-1")
+    message = fails_file(tmp_path, data)
+    assert message.endswith(": not UTF-8 text: byte 0xe9 at offset 13 (invalid continuation byte)"), message
+
+
+def test_binary_junk_is_refused(tmp_path: Path) -> None:
+    junk = bytes(range(256)) * 20
+    assert fails_file(tmp_path, junk).endswith("it holds NUL bytes: binary data or UTF-16 text, not UTF-8 text")
+    assert "not UTF-8 text: byte 0x80" in fails_file(tmp_path, bytes(range(1, 256)))
+
+
+def test_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
+    position, counts = CASES[1]
+    path = tmp_path / "position.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(position).encode())
+    assert len(ok("moves", str(path)).splitlines()) == counts["1"]
+    assert ok("perft", "-", "2", stdin="\ufeff" + json.dumps(position)).splitlines() == [str(counts["2"])]
+
+
+def test_a_huge_input_is_quoted_by_an_excerpt() -> None:
+    """Echoed inputs are cut to their start, '…' and their length, whatever their size."""
+    junk = "x" * 100_000
+    message = fails("moves", junk)
+    assert (
+        message
+        == f"cassino moves: bad position: cannot read position file '{'x' * 120}'… (100000 characters): File name too long"
+    )
+    message = fails("apply", json.dumps(CASES[0][0]), "trail " + junk)
+    assert message == (
+        f"cassino apply: move 1 of 1: 'trail {'x' * 54}'… (100006 characters) is not a move: a move line has at most 400 characters"
+    )
+    message = fails("apply", json.dumps(CASES[0][0]), "trail " + "x" * 300)
+    assert len(message) < 300 and "(306 characters)" in message and "is not a card" in message
+    position = json.loads(json.dumps(CASES[0][0]))
+    position["sweeps"] = list(range(10_000))
+    assert len(fails("moves", json.dumps(position))) < 200
+
+
+@pytest.mark.parametrize("depth", ["٣", "3٣", "²", "+3", " 3", "3_0", "3.0", "three", ""])
+def test_perft_depth_is_ascii_digits_only(depth: str) -> None:
+    message = fails("perft", json.dumps(CASES[0][0]), depth)
+    assert message == f"cassino perft: depth must be a whole number written with the digits 0-9, got {depth!r}"
+
+
+def test_perft_past_the_end_of_the_hand_answers_at_once() -> None:
+    """10**23 moves: no sequence is longer than the cards left, so the count is 0, exactly and at once."""
+    position, _counts = CASES[2]
+    left = sum(len(h) for h in position["hands"]) + len(position["stock"])
+    text = json.dumps(position)
+    assert ok("perft", text, str(10**23)).splitlines() == ["0"]
+    assert ok("perft", text, str(left + 1)).splitlines() == ["0"]
+    assert ok("perft", text, "9" * 5000).splitlines() == ["0"]
+    moves = engine_moves(position)
+    assert ok("perft", text, str(10**23), "--divide").splitlines() == [f"{m}: 0" for m in moves] + ["0"]
+    assert ok("perft", text, str(left)).splitlines() != ["0"]
+
+
+def test_argument_errors_are_one_line() -> None:
+    assert fails("perft", json.dumps(CASES[0][0])) == (
+        "cassino perft: the following arguments are required: depth (see cassino perft --help)"
+    )
+    assert fails("moves").startswith("cassino moves: the following arguments are required: position")
+
+
+def test_moves_stream_through_a_closed_pipe() -> None:
+    """``cassino moves ... | head -1``: the first line, status 0, nothing on standard error."""
+    proc = subprocess.run(
+        f"{' '.join(COMMAND)} moves '{json.dumps(CASES[0][0])}' | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.stdout == engine_moves(CASES[0][0])[0] + "\n" and proc.stderr == ""

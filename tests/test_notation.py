@@ -15,7 +15,17 @@ import pytest
 
 from cassino import PositionError, State, make_rules
 from cassino.cards import CARD_NAMES, parse_card
-from cassino.notation import position_from_json, position_to_json, read_position_text
+from cassino.moves import MoveError, parse_code
+from cassino.notation import (
+    MAX_TEXT_BYTES,
+    ascii_number,
+    excerpt,
+    position_from_json,
+    position_to_json,
+    read_move,
+    read_position_text,
+    read_text,
+)
 
 USED = ["8h", "5s", "3c", "4d", "Ac", "2d", "9s", "Kd", "7c", "4h", "9c", "9d"]
 STOCK = [n for n in CARD_NAMES if n not in USED]
@@ -501,3 +511,102 @@ def test_read_position_text_reports_bad_json_and_missing_files(tmp_path: Any) ->
     path.write_text(json.dumps(BASE))
     assert position_to_json(read_position_text(str(path))) == BASE
     assert position_to_json(read_position_text(json.dumps(BASE))) == BASE
+
+
+# ----------------------------------------------------------------------------- outside text
+
+
+def test_excerpt_cuts_a_long_input_to_its_start_and_length() -> None:
+    assert excerpt("9z") == "'9z'"
+    assert excerpt("é" * 61) == repr("é" * 60) + "… (61 characters)"
+    assert excerpt("[1, 2]", quote=False) == "[1, 2]"
+    assert excerpt("a\nb") == "'a\\nb'", "quoted, a message stays one line"
+
+
+@pytest.mark.parametrize("text", ["٣", "3٣", "²", "+3", "-3", " 3", "3_0", "", "3.0", "١٢"])
+def test_ascii_number_takes_only_the_digits_0_to_9(text: str) -> None:
+    assert ascii_number(text) is None
+
+
+def test_ascii_number_reads_plain_numbers_and_caps_huge_ones() -> None:
+    assert (ascii_number("0"), ascii_number("007"), ascii_number("123456789")) == (0, 7, 123456789)
+    assert ascii_number("1" * 10) is None and ascii_number("9" * 5000, huge=53) == 53
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        ('{"a": 1}'.encode("utf-16"), "it is UTF-16 text: save it as UTF-8"),
+        ('{"a": 1}'.encode("utf-16-le"), "it holds NUL bytes: binary data or UTF-16 text, not UTF-8 text"),
+        (b'{"a": "caf\xe9"}', "not UTF-8 text: byte 0xe9 at offset 10 (invalid continuation byte)"),
+        (b"\xff\xd8\xff\xe0 a jpeg", "not UTF-8 text: byte 0xff at offset 0 (invalid start byte)"),
+    ],
+)
+def test_read_text_names_what_is_wrong_with_a_file(tmp_path: Any, data: bytes, reason: str) -> None:
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    with pytest.raises(OSError) as info:
+        read_text(path)
+    assert info.value.strerror == reason
+    with pytest.raises(PositionError) as position_info:
+        read_position_text(str(path))
+    assert str(position_info.value) == f"cannot read position file {str(path)!r}: {reason}"
+
+
+def test_read_text_refuses_a_huge_file_and_a_folder(tmp_path: Any) -> None:
+    path = tmp_path / "big.json"
+    with path.open("wb") as f:
+        f.truncate(MAX_TEXT_BYTES + 1)
+    with pytest.raises(OSError, match="more than 16 MiB"):
+        read_text(path)
+    with pytest.raises(OSError, match="Is a directory"):
+        read_text(tmp_path)
+    with pytest.raises(OSError, match="NUL character"):
+        read_text("a\0b")
+
+
+def test_read_text_drops_a_utf8_bom(tmp_path: Any) -> None:
+    path = tmp_path / "p.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(BASE).encode())
+    assert read_text(path) == json.dumps(BASE)
+    assert position_to_json(read_position_text(str(path))) == BASE
+    assert position_to_json(read_position_text("\ufeff" + json.dumps(BASE))) == BASE
+
+
+def test_json_too_deep_or_with_a_huge_number_is_refused() -> None:
+    with pytest.raises(PositionError, match="nested too deeply"):
+        read_position_text('{"table": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(PositionError, match="not valid JSON: Exceeds the limit"):
+        read_position_text('{"dealer": ' + "1" * 5000 + "}")
+
+
+def test_odd_json_values_are_refused_with_a_reason() -> None:
+    data = base()
+    data["rules"] = {"preset": ["classic"]}
+    reject(data, 'rules: preset must be a string, got ["classic"]')
+    data = base()
+    data["dealer"] = None
+    reject(data, "dealer must be a whole number from 0 to 1, got null")
+
+
+def test_long_json_values_are_quoted_by_an_excerpt() -> None:
+    data = base()
+    data["sweeps"] = list(range(100_000))
+    message = reject(data, "sweeps must be a list of seats 0..1, got [0, 1, 2,")
+    assert message.endswith("… (688890 characters)")
+    data = base()
+    data["hands"][0][0] = "x" * 100_000
+    assert reject(data, "hands[0][0]: 'xxx", "(100000 characters) is not a card").count("x") == 60
+    data = base()
+    data["rules"] = {"preset": "y" * 100_000}
+    assert len(reject(data, "rules: unknown preset 'yyy")) < 200
+
+
+def test_read_move_refuses_other_digits_and_long_lines() -> None:
+    assert read_move("capture 8c 8: 8d") == parse_code("capture 8c 8: 8d")
+    with pytest.raises(MoveError, match="'٨' is not one of the digits 0-9"):
+        read_move("capture 8c ٨: 8d")
+    with pytest.raises(MoveError, match=r"the value must be 1\.\.14, got 999"):
+        read_move("capture 8c 999: 8d")
+    with pytest.raises(MoveError, match=r"\(401 characters\) is not a move: a move line has at most 400"):
+        read_move("trail " + "x" * 395)

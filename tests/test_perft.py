@@ -11,14 +11,21 @@ neither leaves a trace on the position (push/pop restores it, JSON for JSON).
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cassino.cards import CARD_NAMES
+from cassino.game import Game
+from cassino.movegen import families, generate, iter_sorted_moves
 from cassino.moves import format_code
 from cassino.notation import position_from_json, position_to_json
-from cassino.perft import divide, perft
+from cassino.partition import LazyCardSets
+from cassino.perft import divide, iter_divide, moves_left, perft
+from cassino.rules import make_rules
+from cassino.state import State
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -70,3 +77,108 @@ def test_divide(name: str, line: int) -> None:
     assert state.moves_played == 0
     # Depth 1: each first move is one sequence.
     assert divide(state, 1) == [(move, 1) for move in moves]
+
+
+# ----------------------------------------------------------------------------- past the end of the hand
+
+
+def naive_perft(state: State, depth: int) -> int:
+    """Perft by the definition alone: every sequence of ``depth`` moves, one by one."""
+    if depth == 0:
+        return 1
+    total = 0
+    for code in state.legal_codes():
+        state.push(code)
+        total += naive_perft(state, depth - 1)
+        state.pop()
+    return total
+
+
+def late_state(left: int) -> State:
+    """A three-player royal hand played (first legal move each time) until ``left`` moves remain."""
+    game = Game(make_rules("royal", players=3), seed=5)
+    while moves_left(game.state) > left:
+        game.push(game.state.legal_codes()[0])
+    return game.state
+
+
+def test_moves_left_is_the_length_of_every_line() -> None:
+    state = late_state(5)
+    assert moves_left(state) == 5
+    for _ in range(5):
+        assert not state.hand_over
+        state.push(state.legal_codes()[-1])
+    assert state.hand_over and moves_left(state) == 0
+
+
+@pytest.mark.parametrize("left", [0, 1, 4])
+def test_perft_past_the_end_is_the_exact_count_zero(left: int) -> None:
+    """A finished hand counts 0 at every depth above 0, so every depth past the moves left does too."""
+    state = late_state(left)
+    for depth in range(left + 1, left + 3):
+        assert perft(state, depth) == naive_perft(state, depth) == 0
+    assert perft(state, left) == naive_perft(state, left) >= 1
+
+
+def test_perft_of_a_huge_depth_is_instant() -> None:
+    state = position_from_json(FILES["public"][0]["position"])
+    start = time.perf_counter()
+    assert perft(state, 10**23) == 0
+    assert divide(state, 10**23) == [(line, 0) for line, _ in divide(state, 1)]
+    assert time.perf_counter() - start < 1.0
+    with pytest.raises(ValueError, match="0 or more"):
+        perft(state, -1)
+
+
+# ----------------------------------------------------------------------------- streaming in order
+
+
+def old_sorted(state: State) -> list[str]:
+    """The move list as ``cassino moves`` printed it before it streamed: every line, sorted."""
+    return sorted(format_code(code) for code in generate(state))
+
+
+@pytest.mark.parametrize(("name", "line"), CASES, ids=[f"{name}-{line}" for name, line in CASES])
+def test_streamed_moves_are_the_sorted_list(name: str, line: int) -> None:
+    state = position_from_json(FILES[name][line]["position"])
+    streamed = list(iter_sorted_moves(state))
+    assert [text for text, _ in streamed] == old_sorted(state)
+    assert all(format_code(code) == text for text, code in streamed)
+    assert list(iter_divide(state, 2)) == sorted(divide(state, 2))
+
+
+@pytest.mark.parametrize("preset", ["classic", "royal", "spade", "draw"])
+def test_streamed_moves_along_random_games(preset: str) -> None:
+    game = Game(make_rules(preset, players=4), seed=11)
+    while not game.over and game.state.moves_played < 400:
+        state = game.state
+        assert [text for text, _ in iter_sorted_moves(state)] == old_sorted(state)
+        codes = state.legal_codes()
+        game.push(codes[(state.moves_played * 7) % len(codes)])
+
+
+def big_table(ranks: str, extra: list[str], hand: list[str], royal: bool = False) -> State:
+    """Every card of ``ranks`` and ``extra`` loose, seat 0 to move with ``hand`` (as
+    benchmarks/engine.py's huge table, smaller)."""
+    table = [n for n in CARD_NAMES if n[0] in ranks] + extra
+    other = ["Qs", "Js", "Kh", "Ks"]
+    rest = [n for n in CARD_NAMES if n not in table and n not in hand and n not in other]
+    position: dict[str, Any] = {"table": table, "hands": [hand, other], "captured": [rest, []], "to_move": 0}
+    if royal:
+        position["rules"] = {"preset": "royal"}
+    return position_from_json(position)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        big_table("A23", ["4c", "4d", "5h"], ["6h", "8c", "9c", "Tc"]),
+        big_table("A234", ["Jc", "Qd"], ["Kc", "8c", "9c", "Tc"], royal=True),
+    ],
+    ids=["classic-lazy", "royal-lazy"],
+)
+def test_streamed_moves_of_lazy_sets_are_the_sorted_list(state: State) -> None:
+    """Tables of tens of thousands of moves, whose sets are lazy: merged runs, same order."""
+    fams, _trails = families(state)
+    assert any(isinstance(sets, LazyCardSets) for _head, sets, _parts in fams)
+    assert [text for text, _ in iter_sorted_moves(state)] == old_sorted(state)

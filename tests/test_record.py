@@ -437,3 +437,120 @@ def test_the_error_text_lists_line_numbers() -> None:
     exc = RecordError([(3, "bad"), (0, "no line"), (9, "worse")])
     assert str(exc) == "line 3: bad; no line; line 9: worse"
     assert exc.problems == [(3, "bad"), (0, "no line"), (9, "worse")]
+
+
+# ----------------------------------------------------------------------------- tags, numbers and comments
+
+
+@pytest.mark.parametrize(
+    ("tag", "fragment"),
+    [
+        ("Prest", "unknown tag 'Prest': did you mean 'Preset'? the tags are Event, Site, Date,"),
+        ("preset", "unknown tag 'preset': tag names are case-sensitive, write 'Preset'"),
+        ("PRESET", "unknown tag 'PRESET': tag names are case-sensitive, write 'Preset'"),
+        ("Colour", "unknown tag 'Colour': the tags are Event, Site, Date, Seat0"),
+    ],
+)
+def test_an_unknown_or_misspelt_tag_is_refused(tag: str, fragment: str) -> None:
+    """Read as nothing, a misspelt Preset made the game replay as classic and fail much later."""
+    number = line_of(r"^\[Preset ")
+    found = problems(with_line(number, f'[{tag} "classic"]'))
+    assert found[0] == (number, Fragment(fragment))
+    assert found[1:] == [(0, Fragment("missing tag Preset"))]
+    assert problems(inserted(1, '[Annotator "me"]')) == [(1, Fragment("unknown tag 'Annotator'"))]
+
+
+def test_a_repeated_tag_is_refused() -> None:
+    first = line_of(r"^\[Players ")
+    at = line_of(r"^\[Seed ")
+    assert problems(inserted(at, '[Players "2"]')) == [
+        (at, f"tag Players repeated: it is given on line {first} already")
+    ]
+
+
+@pytest.mark.parametrize("tag", ["Preset", "Players", "Partnerships", "Options", "Result", "Scores"])
+def test_a_missing_required_tag_is_refused(tag: str) -> None:
+    assert problems(with_line(line_of(rf"^\[{tag} "), None)) == [
+        (0, f"missing tag {tag}: a record gives each of Preset, Players, Partnerships, Options, Result, Scores")
+    ]
+
+
+@pytest.mark.parametrize("tag", ["Event", "Site", "Date", "Seat0", "Seed"])
+def test_the_other_tags_may_be_left_out(tag: str) -> None:
+    text = SAMPLE if tag == "Site" else with_line(line_of(rf"^\[{tag} "), None)
+    assert check_record(text).moves() == sample_game().moves()
+
+
+def test_wrong_scores_name_the_scores_tag() -> None:
+    number = line_of(r"^\[Scores ")
+    real = lines()[number - 1].split('"')[1]
+    first, second = real.split()
+    fake = f"{first} {int(second) + 1}"
+    assert problems(with_line(number, f'[Scores "{fake}"]')) == [
+        (number, f"Scores says {fake!r}, but the replayed game ends {real}")
+    ]
+    assert problems(with_line(number, f'[Scores "{first}"]')) == [
+        (number, f"Scores must be 2 whole numbers, one per side, got {first!r}")
+    ]
+
+
+def test_an_unclosed_comment_is_reported_on_its_own_line() -> None:
+    number = line_of(r"^seat ", 10)
+    text = with_line(number, lines()[number - 1] + " {forgot to close")
+    assert problems(text)[0] == (number, "a '{' comment is never closed: end it with '}'")
+    # Closed later, the comment is as before: the lines inside it are left out.
+    closed = with_line(number + 1, "}" + lines()[number])
+    assert check_record(closed.replace(lines()[number - 1], lines()[number - 1] + " {a long")).moves()
+
+
+def test_a_utf8_bom_is_accepted() -> None:
+    assert check_record("\ufeff" + SAMPLE).moves() == sample_game().moves()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "old", "new", "fragment"),
+    [
+        (r"^hand 2 ", "hand 2", "hand ٢", "malformed hand line 'hand ٢ dealer"),
+        (r"^hand 2 ", "dealer 1", "dealer ١", "malformed hand line"),
+        (r"^seat ", "seat ", "seat ٠", "cannot read 'seat ٠"),
+        (r"^points ", "points ", "points ٣ ", "malformed points line"),
+        (r"^\[Players ", '"2"', '"٢"', "rules: Players must be 2, 3 or 4, got '٢'"),
+        (r"^\[Options ", "target=31", "target=٣١", "option 'target=٣١': '٣' is not one of the digits 0-9"),
+        (r"^\[Result ", '"', '"١', "Result must be a side number"),
+        (r"^\[Scores ", '"', '"١', "Scores must be 2 whole numbers"),
+    ],
+)
+def test_only_ascii_digits_are_numbers(pattern: str, old: str, new: str, fragment: str) -> None:
+    """Python's int() reads Arabic-Indic digits (and isdigit accepts them): a record must not."""
+    number = line_of(pattern)
+    text = with_line(number, lines()[number - 1].replace(old, new, 1))
+    assert (number, Fragment(fragment)) in problems(text)
+
+
+def test_only_ascii_digits_in_a_move_value() -> None:
+    number = line_of(r"^seat \d: (capture|build) \S+ \d+:")
+    line = lines()[number - 1]
+    value = line.split()[4].rstrip(":")
+    arabic = "".join(chr(0x0660 + int(d)) for d in value)
+    [(at, message)] = problems(with_line(number, line.replace(f" {value}:", f" {arabic}:", 1)))
+    assert at == number and f"{chr(0x0660 + int(value[0]))!r} is not one of the digits 0-9" in message
+
+
+def test_a_long_line_is_quoted_by_an_excerpt() -> None:
+    number = line_of(r"^hand 2 ")
+    [(at, message)] = problems(with_line(number, "x" * 5_000_000))[:1]
+    assert (
+        at == number
+        and message == f"cannot read '{'x' * 60}'… (5000000 characters): expected a move such as 'seat 1: trail 7h'"
+    )
+    deck_line, cards = deck_cards(1)
+    cards[0] = "7" * 1000
+    assert problems(with_line(deck_line, "deck " + " ".join(cards)))[0] == (
+        deck_line,
+        Fragment(f"'{'7' * 60}'… (1000 characters) is not a card"),
+    )
+
+
+def test_a_junk_record_reports_its_first_problems() -> None:
+    found = problems("\n".join(f"junk {i}" for i in range(1000)))
+    assert len(found) == 21 and found[-1] == (0, Fragment("more problems"))

@@ -151,7 +151,7 @@ def test_replay_steps_back_and_jumps_to_a_hand(record_file: Path) -> None:
 def test_replay_of_a_corrupted_record_fails(tmp_path: Path) -> None:
     path, tag, deck = corrupted(tmp_path)
     proc = cassino("replay", str(path), "--no-pause")
-    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith(f"cassino replay: {path}: line {tag}: malformed tag")
     assert f"line {deck}: a deck must hold the 52 cards" in proc.stderr
 
@@ -167,11 +167,13 @@ def test_check_accepts_a_valid_record(record_file: Path) -> None:
 
 
 def test_check_reports_each_problem_with_file_and_line(record_file: Path, tmp_path: Path) -> None:
-    """One bad file among good ones: exit 1, the good ones still ``ok``, each problem on its line."""
+    """One bad file among good ones: exit 2, the good ones still ``ok``, each problem on its line."""
     bad, tag, deck = corrupted(tmp_path)
     missing = tmp_path / "missing.txt"
     proc = cassino("record", "check", str(record_file), str(bad), str(missing))
-    assert proc.returncode == 1 and proc.stderr == ""
+    assert proc.returncode == 2 and proc.stderr == (
+        "cassino record check: 2 of 3 records did not check out: see their problems on standard output\n"
+    )
     lines = proc.stdout.splitlines()
     assert lines[0].startswith(f"{record_file}: ok: ")
     assert lines[1].startswith(f"{bad}:{tag}: malformed tag '[Date 2026.01.01'")
@@ -188,5 +190,5 @@ def test_check_names_the_line_of_an_illegal_move(tmp_path: Path) -> None:
     path = tmp_path / "wrong-seat.txt"
     path.write_text("\n".join(lines) + "\n")
     proc = cassino("record", "check", str(path))
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert proc.stdout == f"{path}:{number}: seat 0 moves, but it is seat 2's turn\n"

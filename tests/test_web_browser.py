@@ -80,6 +80,28 @@ def slow_server(tmp_path: Path) -> Iterator[Server]:
     s.stop()
 
 
+def test_the_page_runs_under_its_content_security_policy(slow_server: Server, browser: Any) -> None:
+    """With the policy enforced (self only, no inline script or style, no eval): the lobby, a new
+    game against a computer and a few moves by tapping, with no policy violation and no error."""
+    p = Page(browser, 1280, 900, csp=True)
+    page = p.page
+    response = page.goto(slow_server.url + "/")
+    assert response is not None and "script-src 'self'" in (response.headers.get("content-security-policy") or "")
+    page.wait_for_selector("#presets .preset")
+    page.fill("[name=name-0]", "Tester")
+    page.click("#create")
+    version = None
+    for _ in range(3):  # wait_for_selector, not wait_for_function: the policy forbids evaluating strings
+        banner = "#turn-banner[data-state=your-move]" + (f":not([data-version='{version}'])" if version else "")
+        page.wait_for_selector(banner, timeout=30_000)
+        version = page.get_attribute("#turn-banner", "data-version")
+        page.locator("[data-testid=hand] .card-btn.playable").first.click()
+        page.locator("[data-testid=move-choice]").first.click()
+    assert page.locator("[data-testid=seat-0] .badge.you").count() == 1
+    assert p.errors == [], p.errors
+    p.close()
+
+
 def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     server = slow_server
     p = Page(browser, 1280, 900)

@@ -17,10 +17,12 @@ are dropped.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Iterator
+from itertools import pairwise, product
 from typing import TYPE_CHECKING, Final, TypeAlias
 
-from .cards import RANK_MASKS, CardMask
+from .cards import RANK_MASKS, CardMask, format_cards
 from .checks import (
     CAPTURE_VALUES,
     NO_BUILDS,
@@ -50,8 +52,22 @@ from .moves import (
     code_card,
     code_kind,
     code_table,
+    format_code,
 )
-from .partition import CARD_SETS_CACHE, UP_TO, CardSets, card_sets, starts_empty, vector_of
+from .partition import (
+    _CHOICES,
+    CARD_SETS_CACHE,
+    FIELD_BITS,
+    FIELD_MASK,
+    UP_TO,
+    CardSets,
+    LazyCardSets,
+    ValueVector,
+    card_sets,
+    counts,
+    starts_empty,
+    vector_of,
+)
 
 if TYPE_CHECKING:
     from .state import Build, State
@@ -231,6 +247,77 @@ def iter_moves(state: State) -> Iterator[MoveCode]:
     yield from trails
 
 
+Run: TypeAlias = "Iterator[tuple[str, MoveCode]]"
+"""Moves of one head as (table cards' text, code), ascending by the text."""
+
+
+def _plan_run(head: MoveCode, loose: CardMask, vec: ValueVector, part: CardMask) -> Run:
+    """The sets of one value vector of a ``LazyCardSets``, with ``part``, in ascending line order.
+
+    They are made as the lazy sets make them (``partition.LazyCardSets.__iter__``): each rank's suit
+    choices in combination order, the lowest rank outermost. Every set of one vector has the same
+    number of cards of each rank, so their lines compare rank by rank, and within a rank by the
+    lowest suit that only one of them holds: exactly that order, which the fixed ``part`` keeps."""
+    choices = []
+    for v, k in counts(vec):
+        shift = FIELD_BITS * (v - 1)
+        choices.append([o << shift for o in _CHOICES[(loose >> shift) & FIELD_MASK][k]])
+    for combo in product(*choices):
+        taken = sum(combo) | part
+        if taken:
+            yield format_cards(taken), head | taken << TABLE_SHIFT
+
+
+def _slice_run(head: MoveCode, sets: tuple[CardMask, ...], part: CardMask, start: int, stop: int) -> Run:
+    """``sets[start:stop]`` with ``part``: an ascending stretch found by ``_family_runs``."""
+    for i in range(start, stop):
+        taken = sets[i] | part
+        if taken:
+            yield format_cards(taken), head | taken << TABLE_SHIFT
+
+
+def _family_runs(head: MoveCode, sets: CardSets, parts: tuple[CardMask, ...]) -> list[Run]:
+    """A family's moves as runs each ascending by line: one per value vector of lazy sets (there
+    may be millions of sets, never made at once), the ascending stretches of an explicit tuple."""
+    runs: list[Run] = []
+    for part in parts:
+        if isinstance(sets, LazyCardSets):
+            runs += [_plan_run(head, sets._loose, vec, part) for vec, _fields in sets._plans]
+            continue
+        cuts = [0]
+        for i, (a, b) in enumerate(pairwise(sets), 1):
+            if format_cards(b | part) < format_cards(a | part):
+                cuts.append(i)
+        cuts.append(len(sets))
+        runs += [_slice_run(head, sets, part, start, stop) for start, stop in pairwise(cuts)]
+    return runs
+
+
+def iter_sorted_moves(state: State) -> Iterator[tuple[str, MoveCode]]:
+    """The legal moves as (canonical line, code) in the order of the lines, as docs/notation.md
+    lists them, in memory bounded by the rules' structure rather than the number of moves: what
+    ``cassino moves`` and ``perft --divide`` print, at once, on a table of millions of moves.
+
+    Lines of different heads (kind, card, value: ``build 7h 14: ``) compare as the heads do, since
+    no head's text begins another's; so heads go one at a time in order, and within one, a heap
+    merges the families' ascending runs (``_family_runs``). Sorting every line gives the same."""
+    fams, trails = families(state)
+    by_head: dict[str, list[Family]] = {}
+    for fam in fams:
+        # The head's text: its line with one table card (Ac, two characters) and without it.
+        by_head.setdefault(format_code(fam[0] | 1 << TABLE_SHIFT)[:-2], []).append(fam)
+    heads: list[tuple[str, list[Family] | MoveCode]] = [(text, group) for text, group in by_head.items()]
+    heads += [(format_code(code), code) for code in trails]
+    heads.sort(key=lambda item: item[0])
+    for text, group in heads:
+        if isinstance(group, int):
+            yield text, group
+            continue
+        runs = [run for head, sets, parts in group for run in _family_runs(head, sets, parts)]
+        for cards, code in heapq.merge(*runs):
+            yield text + cards, code
+
+
 def count_moves(state: State) -> int:
     """The number of legal moves, counted without making them."""
     fams, trails = families(state)
@@ -277,4 +364,5 @@ __all__ = [
     "generate",
     "is_legal",
     "iter_moves",
+    "iter_sorted_moves",
 ]

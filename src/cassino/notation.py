@@ -1,11 +1,16 @@
 """Positions as JSON (docs/notation.md): a lenient reader that rejects inconsistent positions with a
-message naming the problem, and a canonical writer."""
+message naming the problem, and a canonical writer; and the guards every reader of outside text
+shares (files, numbers, moves, excerpts of long inputs in messages)."""
 
 from __future__ import annotations
 
+import codecs
+import errno
 import json
+import re
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Final
 
 from .cards import (
     CARD_NAMES,
@@ -18,7 +23,8 @@ from .cards import (
     cards_of,
     parse_card,
 )
-from .errors import PositionError
+from .errors import MoveError, PositionError
+from .moves import MoveCode, parse_code
 from .partition import UNIT, is_splittable
 from .rules import Rules, RulesError
 from .scoring import score_hand
@@ -51,47 +57,185 @@ def dumps_position(state: State) -> str:
     return json.dumps(position_to_json(state), separators=(",", ":"))
 
 
-def read_position_text(text: str) -> State:
-    """A position from JSON text, a path to a file holding it, or ``-`` for standard input."""
-    import sys
+# ----------------------------------------------------------------------------------- outside text
 
+EXCERPT_CHARS: Final = 60
+"""How much of a long input an error message quotes."""
+
+MAX_TEXT_BYTES: Final = 16 * 2**20
+"""The largest file (or standard input) a command reads: positions and records take kilobytes, so
+more is a mistake, and reading it whole could exhaust the memory."""
+
+MAX_MOVE_CHARS: Final = 400
+"""The longest move line read: a canonical line has under 200 characters, spelt leniently under 300."""
+
+PATH_CHARS: Final = 120
+"""How much of a file name a message quotes: real ones are shorter, whole, a 5 MB argument is not."""
+
+NUMBER_DIGITS: Final = 9
+"""The most significant digits a number of the notation may have (every real one has one or two)."""
+
+
+def excerpt(text: str, quote: bool = True, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` as an error message shows it: quoted like ``repr``, and when longer than ``limit``
+    cut to its first characters, ``…`` and its length, so a 5 MB input never floods the screen.
+
+    >>> excerpt("9z")
+    "'9z'"
+    >>> excerpt("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100 characters)"
+    """
+    short = text[:limit]
+    shown = repr(short) if quote else short
+    return shown if len(text) <= limit else f"{shown}… ({len(text)} characters)"
+
+
+def shortened(message: str, *inputs: object) -> str:
+    """A lower layer's message (which quotes its inputs whole, with ``repr``) with the quote of each
+    long input cut to an excerpt: the messages of cards, moves and rules stay as they are otherwise."""
+    for item in inputs:
+        quoted = repr(item)
+        if len(quoted) > EXCERPT_CHARS + 2:
+            message = message.replace(quoted, excerpt(item) if isinstance(item, str) else excerpt(quoted, False))
+    return message
+
+
+def ascii_number(text: str, huge: int | None = None) -> int | None:
+    """The whole number ``text`` writes with the ASCII digits 0-9, else None. Python's ``int`` and
+    ``str.isdigit`` also take other scripts' digits (Arabic-Indic ``٣``, superscripts), signs,
+    spaces and underscores, which the notation never means as numbers. A number of more than
+    ``NUMBER_DIGITS`` digits (leading zeros aside) gives ``huge`` (None unless given).
+
+    >>> ascii_number("12"), ascii_number("٣"), ascii_number("+3"), ascii_number("1" * 30, huge=99)
+    (12, None, None, 99)
+    """
+    if not (text.isascii() and text.isdigit()):
+        return None
+    significant = text.lstrip("0")
+    return int(significant or "0") if len(significant) <= NUMBER_DIGITS else huge
+
+
+def foreign_digit(text: str) -> str | None:
+    """The first character of ``text`` that Python counts as a digit but is not one of 0-9
+    (``٣``, ``²``), or None: words of the notation that hold one are refused, not read as numbers."""
+    return next((ch for ch in text if ch.isdigit() and not ch.isascii()), None)
+
+
+def read_text(path: str | Path | None) -> str:
+    """The text of a file, or of standard input for None: UTF-8, with or without a BOM, at most
+    ``MAX_TEXT_BYTES``. Every command reads files so, so that a missing file, a folder, UTF-16, a
+    stray Latin-1 byte, binary junk or a huge file each raise one OSError whose ``strerror`` says
+    which (``EILSEQ`` for text that is not UTF-8, ``EFBIG`` for too much), never a traceback."""
+    stream: BinaryIO | None = getattr(sys.stdin, "buffer", None) if path is None else None
+    too_big = OSError(errno.EFBIG, f"more than {MAX_TEXT_BYTES // 2**20} MiB, too large for a position or a record")
+    if path is None and stream is None:
+        # Standard input replaced by a text stream (tests, embedding): already decoded.
+        text = sys.stdin.read(MAX_TEXT_BYTES + 1)
+        if len(text) > MAX_TEXT_BYTES:
+            raise too_big
+        return text.removeprefix("\ufeff")
+    try:
+        data: bytes
+        if stream is not None:
+            data = stream.read(MAX_TEXT_BYTES + 1)
+        else:
+            assert path is not None
+            with open(path, "rb") as f:
+                data = f.read(MAX_TEXT_BYTES + 1)
+    except ValueError:  # open() refuses a name with a NUL character
+        raise OSError(errno.EINVAL, "the file name holds a NUL character") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise too_big
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise OSError(errno.EILSEQ, "it is UTF-16 text: save it as UTF-8")
+    if b"\0" in data:
+        raise OSError(errno.EILSEQ, "it holds NUL bytes: binary data or UTF-16 text, not UTF-8 text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise OSError(
+            errno.EILSEQ, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} ({exc.reason})"
+        ) from None
+
+
+_LONG_NUMBER = re.compile(r"[0-9]{3,}")
+"""Three digits or more: no value (1..14) or card (``10c``) of a move has as many."""
+
+
+def read_move(text: str) -> MoveCode:
+    """``moves.parse_code`` for outside text: a line too long to be a move, or a number in other
+    digits than 0-9, is refused, and the message quotes a long input by an excerpt."""
+    if len(text) > MAX_MOVE_CHARS:
+        raise MoveError(f"{excerpt(text)} is not a move: a move line has at most {MAX_MOVE_CHARS} characters")
+    digit = foreign_digit(text)
+    if digit is not None:
+        raise MoveError(f"in move {excerpt(text)}: {digit!r} is not one of the digits 0-9")
+    long_number = _LONG_NUMBER.search(text)
+    if long_number:
+        raise MoveError(f"in move {excerpt(text)}: the value must be 1..14, got {excerpt(long_number[0], False)}")
+    try:
+        return parse_code(text)
+    except MoveError as exc:
+        raise MoveError(shortened(str(exc), text, *text.replace(",", " ").split())) from None
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as a message shows it: its JSON text, cut to an excerpt when long."""
+    return excerpt(json.dumps(value), quote=False)
+
+
+def read_position_text(text: str) -> State:
+    """A position from JSON text, a path to a file holding it, or ``-`` for standard input; any
+    problem (unreadable, not JSON, nested too deeply, inconsistent) raises PositionError."""
+    text = text.removeprefix("\ufeff")
     if text == "-":
-        text = sys.stdin.read()
-    elif not text.lstrip().startswith("{"):
-        path = Path(text)
         try:
-            text = path.read_text()
+            text = read_text(None)
         except OSError as exc:
-            raise PositionError(f"cannot read position file {text!r}: {exc.strerror}") from None
+            raise PositionError(f"cannot read standard input: {exc.strerror}") from None
+    elif not text.lstrip().startswith("{"):
+        try:
+            text = read_text(text)
+        except OSError as exc:
+            raise PositionError(
+                f"cannot read position file {excerpt(text, limit=PATH_CHARS)}: {exc.strerror}"
+            ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PositionError(f"position is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    return position_from_json(data)
+    except RecursionError:
+        raise PositionError("position is nested too deeply to read: a position is at most four levels deep") from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise PositionError(f"position is not valid JSON: {exc}") from None
+    try:
+        return position_from_json(data)
+    except RecursionError:
+        raise PositionError("position is nested too deeply to read: a position is at most four levels deep") from None
 
 
 def _card(text: Any, where: str) -> Card:
     if not isinstance(text, str):
-        raise PositionError(f"{where}: expected a card string, got {json.dumps(text)}")
+        raise PositionError(f"{where}: expected a card string, got {_shown(text)}")
     try:
         return parse_card(text)
     except CardError as exc:
-        raise PositionError(f"{where}: {exc}") from None
+        raise PositionError(f"{where}: {shortened(str(exc), text)}") from None
 
 
 def _int(data: dict[str, Any], key: str, default: int | None, low: int, high: int) -> int | None:
     value = data.get(key, default)
-    if value is None:
-        return None
+    if value is None and default is None:
+        return None  # null where null means unset (to_move, last_capturer, winner)
     if type(value) is not int or not low <= value <= high:
-        raise PositionError(f"{key} must be a whole number from {low} to {high}, got {json.dumps(value)}")
+        raise PositionError(f"{key} must be a whole number from {low} to {high}, got {_shown(value)}")
     return value
 
 
 def _card_seq(value: Any, where: str, seen: dict[Card, str]) -> list[Card]:
     """A list of cards in the given order, each recorded in ``seen`` to catch duplicates."""
     if not isinstance(value, list):
-        raise PositionError(f"{where} must be a list of cards, got {json.dumps(value)}")
+        raise PositionError(f"{where} must be a list of cards, got {_shown(value)}")
     out = []
     for i, item in enumerate(value):
         c = _card(item, f"{where}[{i}]")
@@ -115,7 +259,7 @@ def _seat_lists(data: dict[str, Any], key: str, n: int, seen: dict[Card, str], r
     if value is None and not required:
         return [0] * n
     if not isinstance(value, list) or len(value) != n:
-        raise PositionError(f"{key} must be a list of {n} card lists, one per seat, got {json.dumps(value)[:80]}")
+        raise PositionError(f"{key} must be a list of {n} card lists, one per seat, got {_shown(value)}")
     return [_card_list(v, f"{key}[{i}]", seen) for i, v in enumerate(value)]
 
 
@@ -133,10 +277,14 @@ def position_from_json(data: Any) -> State:
     """
     if not isinstance(data, dict):
         raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
+    raw_rules = data.get("rules", {})
+    if isinstance(raw_rules, dict) and not isinstance(raw_rules.get("preset", ""), str):
+        raise PositionError(f"rules: preset must be a string, got {_shown(raw_rules['preset'])}")
     try:
-        rules = Rules.from_json(data.get("rules", {}))
+        rules = Rules.from_json(raw_rules)
     except RulesError as exc:
-        raise PositionError(f"rules: {exc}") from None
+        quoted = [*raw_rules, *raw_rules.values()] if isinstance(raw_rules, dict) else []
+        raise PositionError(f"rules: {shortened(str(exc), *quoted)}") from None
     n = rules.players
     dealer = _int(data, "dealer", 0, 0, n - 1)
     to_move = _int(data, "to_move", None, 0, n - 1)
@@ -146,7 +294,7 @@ def position_from_json(data: Any) -> State:
 
     table = data.get("table", [])
     if not isinstance(table, list):
-        raise PositionError(f"table must be a list of cards and builds, got {json.dumps(table)[:80]}")
+        raise PositionError(f"table must be a list of cards and builds, got {_shown(table)}")
     loose = 0
     builds: list[Build] = []
     for i, item in enumerate(table):
@@ -170,15 +318,13 @@ def position_from_json(data: Any) -> State:
 
     sweeps = data.get("sweeps", []) or []
     if not isinstance(sweeps, list) or any(type(s) is not int or not 0 <= s < n for s in sweeps):
-        raise PositionError(f"sweeps must be a list of seats 0..{n - 1}, got {json.dumps(sweeps)}")
+        raise PositionError(f"sweeps must be a list of seats 0..{n - 1}, got {_shown(sweeps)}")
     last = _int(data, "last_capturer", None, 0, n - 1)
     scores = data.get("scores")
     if scores is None:
         scores = [0] * rules.sides
     if not isinstance(scores, list) or len(scores) != rules.sides or any(type(s) is not int for s in scores):
-        raise PositionError(
-            f"scores must be a list of {rules.sides} whole numbers, one per side, got {json.dumps(scores)}"
-        )
+        raise PositionError(f"scores must be a list of {rules.sides} whole numbers, one per side, got {_shown(scores)}")
     winner = _int(data, "winner", None, 0, rules.sides - 1)
 
     any_hand = any(hands)
@@ -224,10 +370,10 @@ def _read_build(
     value = item.get("value")
     top = rules.max_build
     if type(value) is not int or not 2 <= value <= top:
-        raise PositionError(f"{where}: build value must be 2..{top} under these rules, got {json.dumps(value)}")
+        raise PositionError(f"{where}: build value must be 2..{top} under these rules, got {_shown(value)}")
     owner = item.get("owner")
     if type(owner) is not int or not 0 <= owner < rules.players:
-        raise PositionError(f"{where}: owner must be a seat 0..{rules.players - 1}, got {json.dumps(owner)}")
+        raise PositionError(f"{where}: owner must be a seat 0..{rules.players - 1}, got {_shown(owner)}")
     vector = 0
     for c in cards_of(mask):
         v = values[c]
@@ -242,9 +388,19 @@ def _read_build(
 
 
 __all__ = [
+    "EXCERPT_CHARS",
+    "MAX_MOVE_CHARS",
+    "MAX_TEXT_BYTES",
+    "PATH_CHARS",
     "PositionError",
+    "ascii_number",
     "dumps_position",
+    "excerpt",
+    "foreign_digit",
     "position_from_json",
     "position_to_json",
+    "read_move",
     "read_position_text",
+    "read_text",
+    "shortened",
 ]

@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
-from .movegen import count_moves
-from .moves import format_code
+from collections.abc import Iterator
+
+from .movegen import count_moves, iter_sorted_moves
 from .state import State
 
 
+def moves_left(state: State) -> int:
+    """The most moves the hand can still last: each move plays one card from a hand, and the hand
+    ends once the hands and the stock are empty, so no sequence is longer than the cards left."""
+    return sum(hand.bit_count() for hand in state.hands) + len(state.remaining_stock)
+
+
 def perft(state: State, depth: int) -> int:
-    """The number of move sequences of exactly ``depth`` moves from ``state`` (deals included)."""
+    """The number of move sequences of exactly ``depth`` moves from ``state`` (deals included).
+
+    Past the moves left in the hand it is 0 at once, whatever the depth (``10**23`` too): every
+    sequence ends with the hand, and a finished hand counts 0 at every depth above 0
+    (docs/notation.md)."""
+    if depth < 0:
+        raise ValueError(f"depth must be 0 or more, got {depth}")
     if depth == 0:
         return 1
+    if depth > moves_left(state):
+        return 0
+    return _perft(state, depth)
+
+
+def _perft(state: State, depth: int) -> int:
+    """``perft`` for ``1 <= depth``, without its checks (the hot path)."""
     if depth == 1:
         return count_moves(state)
     codes = state.legal_codes()
@@ -19,17 +39,25 @@ def perft(state: State, depth: int) -> int:
     pop = state.pop
     for code in codes:
         push(code)
-        total += perft(state, depth - 1)
+        total += _perft(state, depth - 1)
         pop()
     return total
 
 
+def iter_divide(state: State, depth: int) -> Iterator[tuple[str, int]]:
+    """Perft split by first move, ``(move line, count)`` in the order of the lines, one move at a
+    time: ``perft --divide`` prints the first line at once on a table of millions of moves."""
+    past = depth > moves_left(state)  # every count 0, without a move played
+    for line, code in iter_sorted_moves(state):
+        if depth == 1 or past:
+            yield line, 0 if past else 1
+            continue
+        state.push(code)
+        count = perft(state, depth - 1)
+        state.pop()
+        yield line, count
+
+
 def divide(state: State, depth: int) -> list[tuple[str, int]]:
     """Perft split by first move: ``(move line, count)`` sorted by the move lines."""
-    out = []
-    for code in state.legal_codes():
-        state.push(code)
-        out.append((format_code(code), perft(state, depth - 1)))
-        state.pop()
-    out.sort()
-    return out
+    return list(iter_divide(state, depth))

@@ -30,6 +30,7 @@ problem with its line number. ``check_record`` replays the moves with the rules 
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,8 +40,9 @@ from .cards import FULL_DECK, Card, CardError, card_name, cards_of, is_full_deck
 from .errors import IllegalMoveError
 from .errors import RecordError as RecordError
 from .game import Game
-from .moves import MoveCode, MoveError, format_code, parse_code
-from .rules import OPTION_NAMES, Rules, RulesError, make_rules, parse_option
+from .moves import MoveCode, MoveError, format_code
+from .notation import ascii_number, excerpt, foreign_digit, read_move, shortened
+from .rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules, parse_option
 
 TAG_ORDER = (
     "Event", "Site", "Date", "Seat0", "Seat1", "Seat2", "Seat3", "Preset", "Players", "Partnerships", "Options",
@@ -74,8 +76,7 @@ class GameRecord:
     @property
     def result(self) -> int | None:
         """The winning side, or None for an unfinished game."""
-        text = self.tags.get("Result", "*")
-        return int(text) if text.isdigit() else None
+        return ascii_number(self.tags.get("Result", "*"))
 
 
 # ----------------------------------------------------------------------------------- writing
@@ -137,14 +138,43 @@ def write_record(record: GameRecord) -> str:
 
 # ----------------------------------------------------------------------------------- reading
 
+REQUIRED_TAGS = ("Preset", "Players", "Partnerships", "Options", "Result", "Scores")
+"""The tags every record gives (the writer always does): the rules to replay under, and the
+outcome the replay is checked against. A missing one is refused rather than guessed (a missing
+Preset read as classic made the game fail later at an unrelated line)."""
+
+MAX_PROBLEMS = 20
+"""The most problems a record reports one by one (a file of junk would give one per line)."""
+
 _TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\](?:\s*(?:;.*|\{[^}]*\}))*\s*$')
-_HAND = re.compile(r"^hand\s+(\d+)(?:\s+dealer\s+(\d+))?$", re.IGNORECASE)
-_MOVE = re.compile(r"^(?:(?:seat\s*)?(\d+)\s*:\s*)?((?:trail|capture|build)\b.*)$", re.IGNORECASE)
+_HAND = re.compile(r"^hand\s+(\d+)(?:\s+dealer\s+(\d+))?$", re.IGNORECASE | re.ASCII)
+_MOVE = re.compile(r"^(?:(?:seat\s*)?(\d+)\s*:\s*)?((?:trail|capture|build)\b.*)$", re.IGNORECASE | re.ASCII)
 
 
 def _strip_comment(line: str) -> str:
     line = re.sub(r"\{[^}]*\}", " ", line)
     return line.split(";", 1)[0].strip()
+
+
+def _numbers(text: str) -> list[int] | None:
+    """Whole numbers separated by spaces (``Scores``, ``points``), or None if a word is not one."""
+    out = []
+    for word in text.split():
+        number = ascii_number(word)
+        if number is None:
+            return None
+        out.append(number)
+    return out
+
+
+def _unknown_tag(name: str) -> str:
+    """Why a tag name is refused, with the known tag it was probably meant to be."""
+    by_case = [t for t in TAG_ORDER if t.lower() == name.lower()]
+    if by_case:
+        return f"unknown tag {excerpt(name)}: tag names are case-sensitive, write {by_case[0]!r}"
+    close = difflib.get_close_matches(name, TAG_ORDER, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"unknown tag {excerpt(name)}: {hint}the tags are {', '.join(TAG_ORDER)}"
 
 
 def _parse_options(text: str, line: int, problems: list[tuple[int, str]]) -> dict[str, Any]:
@@ -153,64 +183,110 @@ def _parse_options(text: str, line: int, problems: list[tuple[int, str]]) -> dic
     if text.strip() in ("", "-"):
         return out
     for word in text.split():
+        digit = foreign_digit(word)
+        if digit is not None:
+            problems.append((line, f"option {excerpt(word)}: {digit!r} is not one of the digits 0-9"))
+            continue
         try:
             name, value = parse_option(word)
         except RulesError as exc:
-            problems.append((line, str(exc)))
+            problems.append((line, shortened(str(exc), word)))
             continue
         out[name] = value
     return out
 
 
+def _read_rules(tags: dict[str, str], tag_lines: dict[str, int], problems: list[tuple[int, str]]) -> Rules:
+    """The rules the tags name, each problem on the line of the tag to fix (classic for two where
+    they cannot be read)."""
+    options = _parse_options(tags.get("Options", ""), tag_lines.get("Options", 0), problems)
+    preset = tags.get("Preset", "classic")
+    players = tags.get("Players", "2")
+    partnerships = tags.get("Partnerships", "false").lower()
+    count = ascii_number(players)
+    refused = [
+        (tag, message)
+        for tag, bad, message in (
+            ("Preset", preset not in PRESETS, f"unknown preset {excerpt(preset)}: choose one of {', '.join(PRESETS)}"),
+            ("Players", count is None, f"Players must be 2, 3 or 4, got {excerpt(players)}"),
+            (
+                "Partnerships",
+                partnerships not in ("true", "false"),
+                f"Partnerships must be true or false, got {excerpt(partnerships)}",
+            ),
+        )
+        if bad
+    ]
+    problems += [(tag_lines.get(tag, 0), f"rules: {message}") for tag, message in refused]
+    if refused or count is None:
+        return Rules()
+    try:
+        return make_rules(preset, players=count, partnerships=partnerships == "true", **options)
+    except RulesError as exc:
+        line = tag_lines.get("Options", tag_lines.get("Preset", 0))
+        problems.append((line, f"rules: {shortened(str(exc), *options.values())}"))
+        return Rules()
+
+
 def read_record(text: str) -> GameRecord:
-    """Read a record; every problem found is reported at once, each with its line number."""
+    """Read a record; every problem found is reported at once, each with its line number (the
+    first ``MAX_PROBLEMS`` of them, in line order)."""
     problems: list[tuple[int, str]] = []
     tags: dict[str, str] = {}
     tag_lines: dict[str, int] = {}
     hands: list[HandRecord] = []
-    in_comment = False
-    for number, raw in enumerate(text.splitlines(), 1):
+    comment_line = 0
+    """The line where a ``{`` comment still open began (0: none open)."""
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.strip()
-        if in_comment:
+        if comment_line:
             # Inside a {...} comment that began on an earlier line.
             if "}" not in line:
                 continue
             line = line.split("}", 1)[1].strip()
-            in_comment = False
+            comment_line = 0
         if line.startswith("["):
             m = _TAG.match(line)
             if not m:
-                problems.append((number, f'malformed tag {line!r}: write [Name "value"]'))
+                problems.append((number, f'malformed tag {excerpt(line)}: write [Name "value"]'))
+                continue
+            name = m.group(1)
+            if name not in TAG_ORDER:
+                problems.append((number, _unknown_tag(name)))
+                continue
+            if name in tags:
+                problems.append((number, f"tag {name} repeated: it is given on line {tag_lines[name]} already"))
                 continue
             if hands:
-                problems.append((number, f"tag {m.group(1)} after the first hand: tags belong at the top"))
-            tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
-            tag_lines[m.group(1)] = number
+                problems.append((number, f"tag {name} after the first hand: tags belong at the top"))
+            tags[name] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            tag_lines[name] = number
             continue
         line = _strip_comment(line)
         if "{" in line:
-            line, in_comment = line.split("{", 1)[0].strip(), True
+            line, comment_line = line.split("{", 1)[0].strip(), number
         if not line:
             continue
         word = line.split()[0].lower()
         if word == "hand":
             m = _HAND.match(line)
-            if not m:
-                problems.append((number, f"malformed hand line {line!r}: write 'hand N dealer SEAT'"))
+            hand_number = ascii_number(m.group(1)) if m else None
+            dealer = ascii_number(m.group(2)) if m and m.group(2) is not None else -1
+            if hand_number is None or dealer is None:
+                problems.append((number, f"malformed hand line {excerpt(line)}: write 'hand N dealer SEAT'"))
                 continue
-            if int(m.group(1)) != len(hands) + 1:
-                problems.append((number, f"hand {m.group(1)} out of order: expected hand {len(hands) + 1}"))
-            dealer = int(m.group(2)) if m.group(2) is not None else -1
+            if hand_number != len(hands) + 1:
+                problems.append((number, f"hand {hand_number} out of order: expected hand {len(hands) + 1}"))
             hands.append(HandRecord(dealer, [], line=number))
         elif not hands:
-            problems.append((number, f"{line!r} before the first 'hand' line"))
+            problems.append((number, f"{excerpt(line)} before the first 'hand' line"))
         elif word == "deck":
             cards = []
             for w in line.split()[1:]:
                 try:
                     cards.append(parse_card(w))
                 except CardError as exc:
-                    problems.append((number, str(exc)))
+                    problems.append((number, shortened(str(exc), w)))
             if not is_full_deck(cards) and len(cards) == len(line.split()) - 1:
                 missing = cards_of(FULL_DECK & ~mask_of(cards))
                 dup = sorted({c for c in cards if cards.count(c) > 1})
@@ -222,39 +298,39 @@ def read_record(text: str) -> GameRecord:
                 problems.append((number, f"a deck must hold the 52 cards once each ({'; '.join(detail)})"))
             hands[-1].deck = cards
         elif word == "points":
-            try:
-                hands[-1].points = [int(w) for w in line.split()[1:]]
+            points = _numbers(line.split(None, 1)[1] if " " in line else "")
+            if points is None:
+                problems.append((number, f"malformed points line {excerpt(line)}: write 'points N N ...'"))
+            else:
+                hands[-1].points = points
                 hands[-1].points_line = number
-            except ValueError:
-                problems.append((number, f"malformed points line {line!r}: write 'points N N ...'"))
         else:
             m = _MOVE.match(line)
-            if not m:
-                problems.append((number, f"cannot read {line!r}: expected a move such as 'seat 1: trail 7h'"))
+            seat = ascii_number(m.group(1)) if m and m.group(1) is not None else -1
+            if not m or seat is None:
+                problems.append((number, f"cannot read {excerpt(line)}: expected a move such as 'seat 1: trail 7h'"))
                 continue
             try:
-                code = parse_code(m.group(2))
+                code = read_move(m.group(2))
             except MoveError as exc:
                 problems.append((number, str(exc)))
                 continue
-            seat = int(m.group(1)) if m.group(1) is not None else -1
             hands[-1].moves.append((seat, code))
             hands[-1].move_lines.append(number)
+    if comment_line:
+        problems.append((comment_line, "a '{' comment is never closed: end it with '}'"))
 
-    rules = Rules()
-    try:
-        options = _parse_options(tags.get("Options", ""), tag_lines.get("Options", 0), problems)
-        players = tags.get("Players", "2")
-        partnerships = tags.get("Partnerships", "false").lower()
-        if not players.isdigit():
-            raise RulesError(f"Players must be 2, 3 or 4, got {players!r}")
-        if partnerships not in ("true", "false"):
-            raise RulesError(f"Partnerships must be true or false, got {partnerships!r}")
-        rules = make_rules(
-            tags.get("Preset", "classic"), players=int(players), partnerships=partnerships == "true", **options
+    missing_tags = [t for t in REQUIRED_TAGS if t not in tags]
+    if missing_tags:
+        problems.append(
+            (0, f"missing tag {', '.join(missing_tags)}: a record gives each of {', '.join(REQUIRED_TAGS)}")
         )
-    except RulesError as exc:
-        problems.append((tag_lines.get("Options", tag_lines.get("Preset", 0)), f"rules: {exc}"))
+    rules = _read_rules(tags, tag_lines, problems)
+    scores = tags.get("Scores")
+    if scores is not None and len(_numbers(scores) or ()) != rules.sides:
+        problems.append(
+            (tag_lines["Scores"], f"Scores must be {rules.sides} whole numbers, one per side, got {excerpt(scores)}")
+        )
     if not hands and not problems:
         problems.append((0, "the record has no hand"))
     for hand in hands:
@@ -263,6 +339,9 @@ def read_record(text: str) -> GameRecord:
         if not 0 <= hand.dealer < rules.players and hand.dealer != -1:
             problems.append((hand.line, f"dealer {hand.dealer} is not a seat of {rules.players} players"))
     if problems:
+        problems.sort(key=lambda p: (p[0] == 0, p[0]))  # in line order, those of no line last
+        if len(problems) > MAX_PROBLEMS:
+            problems[MAX_PROBLEMS:] = [(0, f"and {len(problems) - MAX_PROBLEMS} more problems")]
         raise RecordError(problems)
     return GameRecord(tags, rules, hands, tag_lines)
 
@@ -321,7 +400,15 @@ def replay(record: GameRecord) -> Game:
             actual = f"side {game.winner} wins" if game.over else "the game is not over"
             problems.append((result_line, f"Result says side {result} won, but replayed {actual}"))
         if result is None and record.tags.get("Result", "*") != "*":
-            problems.append((result_line, f"Result must be a side number or '*', got {record.tags['Result']!r}"))
+            problems.append((result_line, f"Result must be a side number or '*', got {excerpt(record.tags['Result'])}"))
+        scores = record.tags.get("Scores")
+        if not problems and scores is not None and _numbers(scores) != list(game.scores):
+            problems.append(
+                (
+                    record.tag_lines.get("Scores", 0),
+                    f"Scores says {excerpt(scores)}, but the replayed game ends {' '.join(map(str, game.scores))}",
+                )
+            )
     if problems:
         raise RecordError(problems)
     return game

@@ -7,14 +7,18 @@ and hands them to its app, which never reads a command line itself.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
-from ..errors import CliError, IllegalMoveError, PositionError
-from ..moves import MoveError, format_code, parse_code
-from ..notation import dumps_position, read_position_text
-from ..perft import divide, perft
+from ..cards import DECK_SIZE
+from ..errors import CassinoError, CliError, IllegalMoveError, PositionError
+from ..movegen import iter_sorted_moves
+from ..moves import MoveError
+from ..notation import ascii_number, dumps_position, excerpt, read_move, read_position_text
+from ..perft import iter_divide, perft
 from ..rules import RulesError
 from ..state import State
 from ..terminal.plain import run_plain
@@ -33,26 +37,64 @@ def _position(text: str) -> State:
         raise CliError(f"bad position: {exc}") from None
 
 
+BATCH_LINES = 4096
+"""Lines written to standard output at a time: few writes, and little held."""
+
+
+def _write_lines(lines: Iterable[str], batch: int = BATCH_LINES) -> None:
+    """Stream lines to standard output: the first at once (a reader sees it whatever the rest
+    costs), then ``batch`` lines per write, so that millions of lines never sit in memory."""
+    out = sys.stdout
+    pending: list[str] = []
+    first = True
+    for line in lines:
+        pending.append(line)
+        if first or len(pending) >= batch:
+            out.write("\n".join(pending) + "\n")
+            out.flush()
+            pending.clear()
+            first = False
+    if pending:
+        out.write("\n".join(pending) + "\n")
+
+
 def cmd_moves(args: argparse.Namespace) -> None:
-    """Print the legal moves, one canonical line each, sorted."""
+    """Print the legal moves, one canonical line each, sorted (streamed as they come)."""
     state = _position(args.position)
-    lines = sorted(format_code(c) for c in state.legal_codes())
-    if lines:
-        sys.stdout.write("\n".join(lines) + "\n")
+    _write_lines(line for line, _code in iter_sorted_moves(state))
+
+
+def _depth(text: str) -> int:
+    """The DEPTH argument: ASCII digits only (``int`` would also take ``٣``, ``+3`` or ``3_0``). A
+    hand has at most 52 moves and perft is 0 past its end, so a longer number counts as 53: exact,
+    and ``int`` is never asked for a number of thousands of digits."""
+    negative = text.startswith("-")
+    depth = ascii_number(text[1:] if negative else text, huge=DECK_SIZE + 1)
+    if depth is None:
+        raise CliError(f"depth must be a whole number written with the digits 0-9, got {excerpt(text)}")
+    if negative and depth:
+        raise CliError(f"depth must be 0 or more, got {excerpt(text, quote=False)}")
+    return depth
 
 
 def cmd_perft(args: argparse.Namespace) -> None:
-    """Print the perft count (after the per-move counts with --divide)."""
+    """Print the perft count (after the per-move counts with --divide, streamed as they come)."""
     state = _position(args.position)
-    if args.depth < 0:
-        raise CliError(f"depth must be 0 or more, got {args.depth}")
-    if args.divide and args.depth > 0:
-        rows = divide(state, args.depth)
-        for line, n in rows:
-            print(f"{line}: {n}")
-        print(sum(n for _, n in rows))
+    depth = _depth(args.depth)
+    if args.divide and depth > 0:
+        total = 0
+
+        def rows() -> Iterable[str]:
+            nonlocal total
+            for line, n in iter_divide(state, depth):
+                total += n
+                yield f"{line}: {n}"
+
+        # Deeper than 1, each line costs a search of its own: show each as soon as it is counted.
+        _write_lines(rows(), BATCH_LINES if depth == 1 else 1)
+        print(total)
     else:
-        print(perft(state, args.depth))
+        print(perft(state, depth))
 
 
 def cmd_apply(args: argparse.Namespace) -> None:
@@ -60,7 +102,7 @@ def cmd_apply(args: argparse.Namespace) -> None:
     state = _position(args.position)
     for i, text in enumerate(args.moves, 1):
         try:
-            code = parse_code(text)
+            code = read_move(text)
             state.play(code)
         except (MoveError, IllegalMoveError) as exc:
             raise CliError(f"move {i} of {len(args.moves)}: {exc}") from None
@@ -106,13 +148,15 @@ def cmd_replay(args: argparse.Namespace) -> None:
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     if failed:
-        raise SystemExit(1)
+        raise SystemExit(2)
 
 
 def cmd_record_check(args: argparse.Namespace) -> None:
-    """Validate game records."""
-    if run_check(args.files):
-        raise SystemExit(1)
+    """Validate game records: a report line per record or problem on standard output; a record
+    that does not check out is a user error (one line on standard error, status 2)."""
+    bad = run_check(args.files)
+    if bad:
+        raise CliError(f"{bad} of {len(args.files)} records did not check out: see their problems on standard output")
 
 
 def cmd_arena(args: argparse.Namespace) -> None:
@@ -136,9 +180,17 @@ def cmd_serve(args: argparse.Namespace) -> None:
     run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay, args.durable)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the one-line errors of every other user error (status 2): ``cassino perft:
+    the following arguments are required: depth (see cassino perft --help)``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``cassino`` command."""
-    parser = argparse.ArgumentParser(prog="cassino", description="Casino (Cassino), the card game: engine and apps.")
+    parser = _Parser(prog="cassino", description="Casino (Cassino), the card game: engine and apps.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("moves", help="list the legal moves of a position")
@@ -147,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="count move sequences of a given depth")
     p.add_argument("position", help="position JSON text, a file holding it, or - for standard input")
-    p.add_argument("depth", type=int)
+    p.add_argument("depth", help="moves per sequence: 0 or more, in the digits 0-9")
     p.add_argument("--divide", action="store_true", help="also print the count under each legal move")
     p.set_defaults(func=cmd_perft)
 
@@ -194,15 +246,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_stdout() -> None:
+    """After a closed pipe (``cassino moves ... | head -1``), send what is left to /dev/null, so
+    that the flush at exit does not print a traceback-like warning."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file behind standard output (tests): nothing to flush
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; user errors print one clear line and exit with status 2."""
+    """Run the command; user errors print one clear line and exit with status 2.
+
+    Beyond ``CliError``: any error of the package that reaches here is the input's fault too, and
+    input nested too deeply or too large to read is refused in the same way, never a traceback."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         args.func(args)
-    except CliError as exc:
-        print(f"cassino {args.command}: {exc}", file=sys.stderr)
-        return 2
+    except CassinoError as exc:  # CliError, and any other error an app lets through
+        message = str(exc)
+    except RecursionError:
+        message = "the input is nested too deeply to read"
+    except MemoryError:
+        message = "the input is too large to read into memory"
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
-    return 0
+    except KeyboardInterrupt:
+        return 130
+    else:
+        return 0
+    command = " ".join(filter(None, (args.command, getattr(args, "record_command", None))))
+    print(f"cassino {command}: {message}", file=sys.stderr)
+    return 2

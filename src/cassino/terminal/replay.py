@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..game import Game
+from ..notation import read_text
 from ..record import GameRecord, RecordError, read_record, replay
 from ..state import State
 from .session import side_name
@@ -16,8 +17,9 @@ from .table_text import CardText, describe_table, plural, wants_ascii
 
 
 def load(path: Path) -> tuple[GameRecord, Game]:
-    """Read and replay a record file; OSError or RecordError if it cannot be done."""
-    record = read_record(path.read_text())
+    """Read and replay a record file; OSError (``notation.read_text``: missing, not UTF-8, too
+    large) or RecordError if it cannot be done."""
+    record = read_record(read_text(path))
     return record, replay(record)
 
 
@@ -153,9 +155,12 @@ def run_replay(
     out = out or sys.stdout
     try:
         record, game = load(path)
-    except (OSError, RecordError) as exc:
+    except OSError as exc:
+        print(f"cassino replay: {path}: cannot read: {exc.strerror}", file=sys.stderr)
+        return 2
+    except RecordError as exc:
         print(f"cassino replay: {path}: {exc}", file=sys.stderr)
-        return 1
+        return 2
     print(f"{path}: {record.rules.describe()}", file=out)
     for tag, value in record.tags.items():
         print(f"  {tag}: {value}", file=out)
@@ -171,7 +176,7 @@ def _scores_before(game: Game, number: int) -> tuple[int, ...]:
 
 
 def run_check(paths: list[Path], out: TextIO | None = None) -> int:
-    """Validate records move by move; 0 when all are valid, 1 otherwise."""
+    """Validate records move by move; the number of records that are not valid (0 when all are)."""
     out = out or sys.stdout
     bad = 0
     for path in paths:
@@ -189,4 +194,4 @@ def run_check(paths: list[Path], out: TextIO | None = None) -> int:
         moves = sum(len(h.moves) for h in record.hands)
         result = f"side {game.winner} won" if game.over else "unfinished"
         print(f"{path}: ok: {len(record.hands)} hand(s), {moves} moves, {result}, scores {list(game.scores)}", file=out)
-    return 1 if bad else 0
+    return bad

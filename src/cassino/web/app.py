@@ -3,15 +3,19 @@
 Seats authenticate with their token (header ``X-Cassino-Token`` or ``?token=``); without one a
 client is a spectator. The creator of a game gets their own seat's token; each other person's seat
 gets a one-time invitation, exchanged for its token at ``/claim``. Every error is
-``{"error": "..."}`` with a 4xx status (a wrong link's also has ``watch``) and changes nothing.
+``{"error": "..."}`` with a 4xx status (a wrong link's also has ``watch``) and changes nothing; the
+limits on input (``limits``) are enforced here, before the service sees a request.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
-from collections.abc import AsyncIterator, Awaitable
+import os
+import socket as sockets
+from collections.abc import AsyncIterator, Awaitable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +23,30 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import CARD_NAMES
-from ..errors import ServiceError
+from ..errors import CliError, ServiceError
 from ..learn import TUTORIAL_RULES
 from ..players import LEVELS
 from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
 from .card_images import back_svg, card_svg
 from .i18n import LANGUAGES, catalogue_json
+from .limits import (
+    JSON_TYPE,
+    MAX_BODY_BYTES,
+    MAX_WS_FRAME_BYTES,
+    SECURITY_HEADERS,
+    brief,
+    move_text,
+    parse_json,
+    whole_number,
+)
 from .model import LiveGame
 from .payloads import encode, state_payload
-from .service import DEFAULT_OPPONENT, GameService, bot_player, rules_of_request, watch_link
+from .service import DEFAULT_OPPONENT, EXPIRE_AFTER, GameService, bot_player, rules_of_request, watch_link
 from .store import Store, database_url
 from .teaching import lessons_json, tutorial
 
@@ -38,8 +54,8 @@ STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("cassino.web")
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": brief(message), **extra}, status_code=status, headers=SECURITY_HEADERS)
 
 
 def _token(request: Request) -> str | None:
@@ -47,13 +63,98 @@ def _token(request: Request) -> str | None:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except ValueError:
-        raise ServiceError(400, "the request body must be a JSON object") from None
-    if not isinstance(body, dict):
-        raise ServiceError(400, "the request body must be a JSON object")
+    return parse_json(await request.body())
+
+
+class Guard:
+    """Middleware round every HTTP request: the security headers on each response; ``HEAD``
+    answered wherever ``GET`` is (the GET's headers, no body); and a body with a method that takes
+    one read here, before any route, refused 413 past ``MAX_BODY_BYTES`` (from Content-Length,
+    else while it streams, never reading the rest) and 415 when it declares a type other than
+    JSON (every form and simple cross-site request declares one), so that no page of another site
+    can post to the API and no large body costs other tables any time."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
+
+        async def guarded(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
+            try:
+                body = await _read_body(scope, receive)
+            except ServiceError as exc:
+                await _error(exc.status, exc.message, **exc.extra)(scope, receive, guarded)
+                return
+            replayed = False
+
+            async def replay() -> Message:
+                nonlocal replayed
+                if replayed:
+                    return await receive()
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+
+            await self.app(scope, replay, guarded)
+            return
+        await self.app(scope, receive, guarded)
+
+
+async def _read_body(scope: Scope, receive: Receive) -> bytes:
+    """A request's whole body, at most ``MAX_BODY_BYTES`` of it, and JSON when there is one."""
+    headers = Headers(scope=scope)
+    declared = headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+        raise ServiceError(413, f"the request body may be at most {MAX_BODY_BYTES} bytes (Content-Length: {declared})")
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise ServiceError(413, f"the request body may be at most {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    media = headers.get("content-type", "").split(";")[0].strip().lower()
+    if body and media not in (JSON_TYPE, ""):
+        shown = brief(repr(media)) if media else "none"
+        raise ServiceError(415, f"request bodies must be {JSON_TYPE}, not {shown}")
     return body
+
+
+def _error_frame(exc: ServiceError) -> dict[str, Any]:
+    """A refusal as a WebSocket message: like an HTTP error's JSON, with its type and status."""
+    return {"type": "error", "status": exc.status, **exc.payload(), "error": brief(exc.message)}
+
+
+def _same_origin(websocket: WebSocket, allowed: Collection[str]) -> bool:
+    """Whether a WebSocket may connect: no ``Origin`` (not a browser), one naming the request's
+    own host, or one in the allowed list: a browser opens a socket from any site's page, and the
+    page of another site must not play or watch through a visitor's seat."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    return origin.lower() in allowed or origin.lower().partition("://")[2] == host.lower()
 
 
 def table_players() -> list[dict[str, str]]:
@@ -127,10 +228,26 @@ def create_app(
     data_dir: Path | None = None,
     bot_delay: float = 0.5,
     store: Store | None = None,
+    allowed_origins: Collection[str] | None = None,
+    rate_limits: bool = True,
+    expire_after: float = EXPIRE_AFTER,
 ) -> FastAPI:
-    """The app over a database URL (SQLite in ``data_dir`` by default) or a given store."""
+    """The app over a database URL (SQLite in ``data_dir`` by default) or a given store. Pages of
+    ``allowed_origins`` (default: ``CASSINO_ALLOWED_ORIGINS``, comma-separated, e.g.
+    ``https://cassino.example``) may open its WebSockets besides its own. With ``rate_limits``
+    each client (by its address) may create games and move at the service's rates only; off, for
+    load benchmarks and tests that play hundreds of games from one address. Games with no move for
+    ``expire_after`` seconds are abandoned."""
+    if allowed_origins is None:
+        allowed_origins = os.environ.get("CASSINO_ALLOWED_ORIGINS", "").split(",")
+    origins = {o.strip().lower().rstrip("/") for o in allowed_origins if o.strip()}
     the_store = store or Store(database_url(database, data_dir))
-    service = GameService(the_store, bot_delay=bot_delay)
+    service = GameService(the_store, bot_delay=bot_delay, expire_after=expire_after)
+
+    def client_of(connection: Request | WebSocket) -> str:
+        """The rate limits' key: the client's address (behind a proxy, the proxy's: see docs/web.md);
+        empty, so never limited, when the limits are off."""
+        return connection.client.host if rate_limits and connection.client else ""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -145,10 +262,17 @@ def create_app(
     app = FastAPI(title="cassino", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(exc.payload(), status_code=exc.status)
+        return _error(exc.status, exc.message, **exc.extra)
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        """A bug, never the input's fault: logged with its traceback, which the client never sees."""
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return _error(500, "internal error")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -208,7 +332,7 @@ def create_app(
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, Any]:
-        live, tokens, invites = service.create(await _json_body(request))
+        live, tokens, invites = service.create(await _json_body(request), client=client_of(request))
         seats = []
         for s in live.seats:
             entry: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot}
@@ -242,7 +366,13 @@ def create_app(
     async def post_move(game_id: str, request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         token = _token(request)
-        live = service.play(game_id, token, body.get("move"), body.get("version"))
+        live = service.play(
+            game_id,
+            token,
+            move_text(body.get("move")),
+            whole_number(body.get("version"), "version"),
+            client=client_of(request),
+        )
         return state_payload(live, service.seat_of(live, token))
 
     @app.post("/api/games/{game_id}/next")
@@ -255,7 +385,7 @@ def create_app(
     @app.post("/api/games/{game_id}/undo")
     async def post_undo(game_id: str, request: Request) -> dict[str, Any]:
         token = _token(request)
-        live = service.undo(game_id, token)
+        live = service.undo(game_id, token, client=client_of(request))
         return state_payload(live, service.seat_of(live, token))
 
     @app.get("/api/games/{game_id}/hint")
@@ -277,19 +407,24 @@ def create_app(
     @app.websocket("/api/games/{game_id}/ws")
     async def socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
+        if not _same_origin(websocket, origins):
+            await websocket.close(code=1008, reason="this page's origin may not open the game's socket")
+            return
         try:
             live = service.get(game_id)
             seat = service.seat_of(live, websocket.query_params.get("token"))
         except ServiceError as exc:
-            await websocket.send_json({"type": "error", "status": exc.status, **exc.payload()})
+            await websocket.send_json(_error_frame(exc))
             await websocket.close(code=4000 + exc.status)
             return
-        await _serve_socket(service, websocket, live, seat)
+        await _serve_socket(service, websocket, live, seat, client_of(websocket))
 
     return app
 
 
-async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGame, seat: int | None) -> None:
+async def _serve_socket(
+    service: GameService, websocket: WebSocket, live: LiveGame, seat: int | None, client: str
+) -> None:
     """Send the watcher's queue; answer its messages (move, next, undo, state, and the teaching
     library's hint, coach and lessons) until it leaves. The coach's answers take a search, so each
     is a task of its own: the socket goes on reading meanwhile."""
@@ -298,7 +433,7 @@ async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGa
     answering: set[asyncio.Task[None]] = set()
 
     def refused(exc: ServiceError) -> None:
-        sub.queue.put_nowait(encode({"type": "error", "status": exc.status, **exc.payload()}))
+        sub.queue.put_nowait(encode(_error_frame(exc)))
 
     async def answer(kind: str, work: Awaitable[dict[str, Any]]) -> None:
         try:
@@ -321,24 +456,31 @@ async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGa
     sending = asyncio.create_task(writer())
     try:
         while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
             try:
-                message = await websocket.receive_json()
-            except ValueError:
-                sub.queue.put_nowait(encode({"type": "error", "status": 400, "error": "messages must be JSON objects"}))
-                continue
-            kind = message.get("type") if isinstance(message, dict) else None
-            try:
+                if frame.get("text") is None:
+                    raise ServiceError(400, "messages must be text frames holding a JSON object, not binary")
+                message = parse_json(frame["text"], "a message")
+                kind = message.get("type")
                 if kind == "move":
-                    service.play(live.id, token, message.get("move"), message.get("version"))
+                    service.play(
+                        live.id,
+                        token,
+                        move_text(message.get("move")),
+                        whole_number(message.get("version"), "version"),
+                        client=client,
+                    )
                 elif kind == "next":
                     if not service.press_next(live.id, token):  # pressed before: nothing was broadcast
                         sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 elif kind == "undo":
-                    service.undo(live.id, token)
+                    service.undo(live.id, token, client=client)
                 elif kind == "hint":
                     later("hint", service.hint(live.id, token))
                 elif kind == "coach":
-                    later("coach", service.coach(live.id, token, message.get("ply")))
+                    later("coach", service.coach(live.id, token, whole_number(message.get("ply"), "ply")))
                 elif kind == "lessons":
                     due = service.lessons(live.id, token, message.get("seen"))
                     sub.queue.put_nowait(encode({"type": "lessons", "version": live.ply, "due": due}))
@@ -350,6 +492,9 @@ async def _serve_socket(service: GameService, websocket: WebSocket, live: LiveGa
                     )
             except ServiceError as exc:
                 refused(exc)
+            except Exception:  # a bug: logged, answered, and the socket stays open
+                log.exception("game %s: a socket message failed", live.id)
+                refused(ServiceError(500, "internal error"))
     except WebSocketDisconnect:
         pass
     finally:
@@ -369,14 +514,41 @@ def run_server(
     bot_delay: float = 0.5,
     durable: bool = False,
 ) -> None:
-    """``cassino serve``: the app under uvicorn, printing where to open it."""
+    """``cassino serve``: the app under uvicorn, printing where to open it once it has the port (a
+    taken port is a one-line ``CliError``, before any address is printed)."""
     import uvicorn
 
+    listener = listen(host, port)
     store = Store(database_url(database, data_dir), durable=durable)
     app = create_app(store=store, bot_delay=bot_delay)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"cassino: open http://{shown}:{port}/ to play (games stored in {store.describe()})", flush=True)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        ws_ping_interval=20,
+        ws_per_message_deflate=False,
+        ws_max_size=MAX_WS_FRAME_BYTES,
+    )
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws_ping_interval=20, ws_per_message_deflate=False)
+        uvicorn.Server(config).run(sockets=[listener])
     finally:
+        listener.close()
         store.close()
+
+
+def listen(host: str, port: int) -> sockets.socket:
+    """A socket bound to ``host:port`` for uvicorn, or a ``CliError`` saying why it cannot be."""
+    family = sockets.AF_INET6 if ":" in host else sockets.AF_INET
+    listener = sockets.socket(family, sockets.SOCK_STREAM)
+    listener.setsockopt(sockets.SOL_SOCKET, sockets.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as exc:
+        listener.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise CliError(
+                f"port {port} is taken on {host}: another program listens there; choose another with --port"
+            ) from None
+        raise CliError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    return listener

@@ -107,6 +107,10 @@ class LiveGame:
     deadline: float | None = None
     """When this count ends by itself (epoch seconds), if the game has a timer."""
     timer_task: asyncio.Task[None] | None = None
+    last_move: float = 0.0
+    """When the game was last moved, or created (epoch seconds): what its expiry counts from."""
+    abandoned: str = ""
+    """Why the game can no longer be played ("" while it can): its computer players do not move."""
 
     @property
     def over(self) -> bool:

@@ -3,8 +3,14 @@ broadcast; the count between hands, and taking back a move against computer play
 
 Every change runs on the event loop thread and is committed to the store before anyone hears of
 it, so what a client saw is always on disk. Computer players move server-side in one background
-task per game, through ``decide`` (they see their seat's view only); after a restart the service
-replays every unfinished game from the store and lets the computer players on move carry on.
+task per game, through ``decide`` (they see their seat's view only). A game is loaded from the store
+when it is first asked for (not at start-up, which stays quick however many games are stored), and
+its computer players on move carry on then; a game nobody has moved in for ``expire_after`` seconds
+is abandoned instead: its computer players stop and no one may move in it again (410).
+
+No client can exhaust the server: only the named levels and the plain engines sit at a table (a
+setting such as a search's time would let one request make the server think for as long as it
+liked), targets are capped, and each client has a token bucket for new games and one for moves.
 
 The creator of a game holds only their own seat's token; every other person's seat has a one-time
 invitation, exchanged for that seat's token by whoever claims it. When a hand ends and the game
@@ -18,9 +24,11 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import IllegalMoveError
@@ -28,8 +36,8 @@ from ..errors import ServiceError as ServiceError
 from ..game import Game
 from ..learn import Assessment
 from ..moves import MoveCode, MoveError, format_code, parse_code
-from ..players import Player, make_player
-from ..players.base import decide
+from ..players import Player, level_names, make_player
+from ..players.base import decide, player_names
 from ..record import record_of_game, write_record
 from ..rules import Rules, RulesError, make_rules
 from ..view import View, view_of
@@ -71,6 +79,12 @@ _CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats", "list
 _SEAT_FIELDS = ("kind", "name", "bot")
 _CLAIM_FIELDS = ("invite", "name")
 MAX_NEXT_AFTER = 3600
+MAX_TARGET = 1000
+"""The highest target a game may play to: a far one would keep its table (and bots) busy for ever."""
+TABLE_BOTS = (*level_names(), "random", "greedy", "heuristic", "search")
+"""The computer players that may sit at a table, by plain name only (no settings)."""
+EXPIRE_AFTER = 3 * 24 * 3600.0
+"""Seconds without a move after which a game is abandoned (the default)."""
 
 
 def _known_fields(body: dict[str, Any], allowed: tuple[str, ...], what: str) -> None:
@@ -92,6 +106,9 @@ def rules_of_request(body: dict[str, Any]) -> Rules:
     preset = body.get("preset", "classic")
     if not isinstance(preset, str):
         raise ServiceError(400, "preset must be a name such as 'classic'")
+    target = options.get("target")
+    if isinstance(target, int) and not isinstance(target, bool) and target > MAX_TARGET:
+        raise ServiceError(400, f"target must be at most {MAX_TARGET} points here")
     try:
         return make_rules(
             preset, players=body.get("players", 2), partnerships=body.get("partnerships", False), **options
@@ -116,39 +133,114 @@ def _current_task() -> asyncio.Task[Any] | None:
 
 
 def bot_player(spec: str, seed: int) -> Player:
-    """A computer player for a seat; refuses unknown players and any that would see hidden cards."""
-    try:
-        player = make_player(spec, seed)
-    except ValueError as exc:
-        raise ServiceError(400, str(exc)) from None
-    if getattr(player, "sees_all", False):
-        raise ServiceError(400, f"computer player {spec!r} sees every card, so it may not sit at a table")
-    return player
+    """A computer player for a seat: one of ``TABLE_BOTS`` by its plain name. Settings are refused,
+    since they would let a client choose how long the server thinks (or feed it nonsense), and so
+    are unknown players and any that would see hidden cards; the refusal names the allowed ones."""
+    name, _, settings = spec.partition(":")
+    if name in TABLE_BOTS and not settings:
+        return make_player(name, seed)
+    if name not in player_names():
+        why = f"unknown player {name!r}"
+    elif settings:
+        why = f"computer player {spec!r} has settings, and only plain names sit at a table"
+    elif getattr(make_player(name, seed), "sees_all", False):
+        why = f"computer player {spec!r} sees every card, so it may not sit at a table"
+    else:
+        why = f"computer player {spec!r} does not sit at a table"
+    raise ServiceError(400, f"{why}; the computer players are: {', '.join(TABLE_BOTS)}")
+
+
+def _duration(seconds: float) -> str:
+    """Seconds in the largest whole unit that fits, for messages: '3 days', '90 s'."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count:g} {unit if count != 1 else unit[:-1]}"
+    return f"{seconds:g} s"
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A token bucket's shape: ``burst`` at once, then ``per_second`` on average."""
+
+    burst: int
+    per_second: float
+
+    def pace(self) -> str:
+        """The refill in words: '5 a second', 'one every 30 s'."""
+        if self.per_second >= 1:
+            return f"{self.per_second:g} a second"
+        return f"one every {_duration(1 / self.per_second)}"
+
+
+CREATE_RATE = Rate(burst=20, per_second=1 / 30)
+"""New games per client: 20 at once, then one every 30 seconds."""
+MOVE_RATE = Rate(burst=120, per_second=5)
+"""Moves (and takebacks) per client: 120 at once, then 5 a second, far above anyone's play."""
+MAX_CLIENTS = 10_000
+"""Buckets kept before the full ones (clients that have rested) are forgotten."""
+
+
+class RateLimit:
+    """One token bucket per client key, so no one client can fill the database or the event loop;
+    the empty key (a caller that names no client: the server itself, a test) is never limited."""
+
+    def __init__(self, rate: Rate, what: str, clock: Callable[[], float]) -> None:
+        self.rate = rate
+        self.what = what
+        self.clock = clock
+        self.buckets: dict[str, tuple[float, float]] = {}
+        """By client: its tokens and when they were counted."""
+
+    def take(self, client: str) -> None:
+        """Spend one of the client's tokens; 429 naming the limit when it has none left."""
+        if not client:
+            return
+        now = self.clock()
+        burst, per_second = self.rate.burst, self.rate.per_second
+        tokens, then = self.buckets.get(client, (float(burst), now))
+        tokens = min(float(burst), tokens + max(0.0, now - then) * per_second)
+        if tokens < 1:
+            wait = (1 - tokens) / per_second
+            raise ServiceError(
+                429,
+                f"too many {self.what}: at most {burst} at once, then {self.rate.pace()}; try again in {math.ceil(wait)} s",
+            )
+        self.buckets[client] = (tokens - 1, now)
+        if len(self.buckets) > MAX_CLIENTS:
+            self.buckets = {c: (t, at) for c, (t, at) in self.buckets.items() if t + (now - at) * per_second < burst}
 
 
 class GameService:
     """Creates, loads, plays and broadcasts games over a ``Store``."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.5) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.5,
+        expire_after: float = EXPIRE_AFTER,
+        create_rate: Rate = CREATE_RATE,
+        move_rate: Rate = MOVE_RATE,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """``expire_after``: seconds without a move before a game is abandoned; the rates: each
+        client's token buckets for new games and for moves; ``clock``: epoch seconds (tests fake it)."""
         self.store = store
         self.bot_delay = bot_delay
+        self.expire_after = expire_after
+        self.clock = clock
+        self.create_limit = RateLimit(create_rate, "new games", clock)
+        self.move_limit = RateLimit(move_rate, "moves", clock)
         self.games: dict[str, LiveGame] = {}
         self.on_change: Callable[[LiveGame], None] | None = None
         """Called after each committed move or undo (tests use it to watch the game move)."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> int:
-        """Load every unfinished game and let its computer players (and count timer) resume;
-        returns how many."""
-        ids = self.store.unfinished()
-        for game_id in ids:
-            try:
-                live = self._load(game_id)
-            except Exception:
-                log.exception("game %s could not be resumed", game_id)
-                continue
-            self._resume(live)
-        return len(ids)
+        """How many unfinished games are stored. None is replayed now: each is loaded, and its
+        computer players (and count timer) resume, when it is first asked for, so start-up takes
+        the same time however large the database has grown."""
+        return len(self.store.unfinished())
 
     async def stop(self) -> None:
         """Stop the computer players' and timers' tasks (what they would have done is simply done
@@ -161,9 +253,11 @@ class GameService:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------ creating and loading
-    def create(self, body: dict[str, Any]) -> tuple[LiveGame, dict[int, str], dict[int, str]]:
+    def create(self, body: dict[str, Any], client: str = "") -> tuple[LiveGame, dict[int, str], dict[int, str]]:
         """A new game from a create request; returns it with the creator's token (by seat: the first
-        person's seat, none when only computer players sit) and every other person's invitation."""
+        person's seat, none when only computer players sit) and every other person's invitation.
+        ``client`` (the caller's address) is limited to ``create_rate``."""
+        self.create_limit.take(client)
         rules = rules_of_request(body)
         seats_in = body.get("seats")
         if seats_in is None:
@@ -219,21 +313,42 @@ class GameService:
         salt = new_salt()
         first = HandRow(1, deck_text(deck), salt, commitment(salt, deck))
         invite_rows = [InviteRow(s.seat, s.invite_hash) for s in seats if s.invite_hash]
-        self.store.create_game(game_id, rules.to_json(), rows, first, invite_rows, listed, next_after)
-        live = LiveGame(game_id, rules, server_game(rules, [deck]), seats, [first], 0, time.time(), listed, next_after)
+        now = self.clock()
+        self.store.create_game(game_id, rules.to_json(), rows, first, invite_rows, listed, next_after, now)
+        live = LiveGame(game_id, rules, server_game(rules, [deck]), seats, [first], 0, now, listed, next_after)
+        live.last_move = now
         self.games[game_id] = live
         self._schedule_bots(live)
         return live, tokens, invites
 
     def get(self, game_id: str) -> LiveGame:
-        """The live game, loaded from the store if need be; 404 when there is none."""
+        """The live game, loaded from the store if need be (its computer players resume then, unless
+        it has expired); 404 when there is none."""
         live = self.games.get(game_id)
         if live is None:
             live = self._load(game_id)
+            self._expire(live)
             self._resume(live)
-        elif live.counting and live.deadline is not None and time.time() >= live.deadline:
+            return live
+        self._expire(live)
+        if live.counting and not live.abandoned and live.deadline is not None and time.time() >= live.deadline:
             self._end_count(live)  # its timer task has not run yet (or there is no event loop)
         return live
+
+    def _expire(self, live: LiveGame) -> None:
+        """Abandon a game nobody has moved in for ``expire_after`` seconds: its computer players and
+        timer stop, so a forgotten table costs nothing."""
+        if live.over or live.abandoned or self.clock() - live.last_move < self.expire_after:
+            return
+        live.abandoned = f"no move was made in it for {_duration(self.expire_after)}"
+        for task in (live.bot_task, live.timer_task):
+            if task is not None and not task.done() and task is not _current_task():
+                task.cancel()
+
+    def _playable(self, live: LiveGame) -> None:
+        """410 when the game is abandoned: it is shown as it was left, but never played again."""
+        if live.abandoned:
+            raise ServiceError(410, f"game {live.id} is abandoned ({live.abandoned}): start a new one")
 
     def _load(self, game_id: str) -> LiveGame:
         stored = self.store.load_game(game_id) if len(game_id) <= 32 else None
@@ -256,8 +371,14 @@ class GameService:
                 deal_ply = row.ply + 1
         invites = {i.seat: i.code_hash for i in stored.invites}
         seats = []
+        refused = ""
         for s in stored.seats:
-            player = bot_player(s.bot, s.bot_seed) if s.kind == "bot" else None
+            player = None
+            if s.kind == "bot":
+                try:
+                    player = bot_player(s.bot, s.bot_seed)
+                except ServiceError:  # seated before the limits: shown, never played on
+                    refused = f"its computer player {s.bot!r} no longer sits at a table"
             seats.append(Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, player, invites.get(s.seat, "")))
         live = LiveGame(
             stored.id,
@@ -270,6 +391,8 @@ class GameService:
             stored.listed,
             stored.next_hand_after,
             deal_ply=deal_ply,
+            last_move=self.clock() if stored.last_move is None else stored.last_move,
+            abandoned="" if game.over else refused,
         )
         if not game.over and len(game.hands) > 1 and game.state.moves_played == 0 and live.humans:
             live.counting = True
@@ -332,12 +455,15 @@ class GameService:
         return seat.seat, token
 
     # ------------------------------------------------------------------ playing
-    def play(self, game_id: str, token: str | None, text: Any, version: Any = None) -> LiveGame:
-        """A person's move: checked by the engine, committed, broadcast. Errors change nothing."""
+    def play(self, game_id: str, token: str | None, text: Any, version: Any = None, client: str = "") -> LiveGame:
+        """A person's move: checked by the engine, committed, broadcast. Errors change nothing.
+        ``client`` (the caller's address) is limited to ``move_rate``."""
+        self.move_limit.take(client)
         live = self.get(game_id)
         seat = self.seat_of(live, token)
         if seat is None:
             raise ServiceError(403, "moves need a seat token: spectators only watch")
+        self._playable(live)
         if not isinstance(text, str):
             raise ServiceError(400, "move must be a move line such as 'capture 8c 8: 8d'")
         if version is not None and version != live.ply:
@@ -379,8 +505,9 @@ class GameService:
                 deadline = time.time() + live.next_after
         row = MoveRow(live.ply, hand, seat, format_code(code))
         status = "over" if game.over else "playing"
+        now = self.clock()
         try:
-            self.store.add_move(live.id, row, new_hand, status, game.winner, deadline)
+            self.store.add_move(live.id, row, new_hand, status, game.winner, deadline, now)
         except StoreError as exc:
             game.undo()
             log.error("%s", exc)
@@ -388,6 +515,7 @@ class GameService:
             raise ServiceError(503, "the move could not be saved, so it was not made: try again") from None
         live.ply += 1
         live.epoch += 1
+        live.last_move = now
         if dealt:
             live.deal_ply = live.ply
         if new_hand is not None:
@@ -408,6 +536,7 @@ class GameService:
         seat = self.seat_of(live, token)
         if seat is None:
             raise ServiceError(403, "only a person at the table presses next: spectators only watch")
+        self._playable(live)
         if live.over:
             raise ServiceError(409, "the game is over: there is no next hand")
         if not live.counting:
@@ -435,7 +564,7 @@ class GameService:
         self._schedule_bots(live)
 
     def _schedule_timer(self, live: LiveGame) -> None:
-        if not live.counting or live.deadline is None:
+        if not live.counting or live.deadline is None or live.abandoned:
             return
         if live.timer_task is not None and not live.timer_task.done():
             return
@@ -449,18 +578,21 @@ class GameService:
         while live.counting and live.epoch == epoch and live.deadline is not None:
             left = live.deadline - time.time()
             if left <= 0:
-                if self.games.get(live.id) is live:
+                if self.games.get(live.id) is live and not live.abandoned:
                     self._end_count(live)
                 return
             await asyncio.sleep(left)
 
-    def undo(self, game_id: str, token: str | None) -> LiveGame:
+    def undo(self, game_id: str, token: str | None, client: str = "") -> LiveGame:
         """Take back the person's last move and every computer player's move after it (only against
-        computer players, within the cards in play); the undone moves are deleted from the store."""
+        computer players, within the cards in play); the undone moves are deleted from the store.
+        A takeback is a write like a move, so it spends the client's ``move_rate`` too."""
+        self.move_limit.take(client)
         live = self.get(game_id)
         seat = self.seat_of(live, token)
         if seat is None:
             raise ServiceError(403, "taking back a move needs a seat token: spectators only watch")
+        self._playable(live)
         keep = live.undo_start(seat)
         codes = [live.game.undo() for _ in range(live.ply - keep)]
         try:
@@ -581,7 +713,12 @@ class GameService:
 
     # ------------------------------------------------------------------ computer players
     def _bot_to_move(self, live: LiveGame) -> bool:
-        return not live.over and not live.counting and live.seats[live.game.state.to_move].kind == "bot"
+        return (
+            not live.over
+            and not live.counting
+            and not live.abandoned
+            and live.seats[live.game.state.to_move].kind == "bot"
+        )
 
     def _schedule_bots(self, live: LiveGame) -> None:
         if not self._bot_to_move(live) or (live.bot_task is not None and not live.bot_task.done()):

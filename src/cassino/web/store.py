@@ -7,7 +7,8 @@ invitations are stored only as SHA-256 hashes, and decks stay in the database un
 
 Tables added after the first release (settings, invitations) are new tables, so ``create_all`` adds
 them to an existing database; a game without a settings row is listed and has no count timer, as
-games were before.
+games were before, and one without an activity row has no known last move (it starts counting
+towards its expiry when it is loaded).
 """
 
 from __future__ import annotations
@@ -106,6 +107,13 @@ invites_table = Table(
     Column("claimed", Float, nullable=True),
 )
 """One invitation per person's seat other than the creator's: its code's hash, and when it was used."""
+activity_table = Table(
+    "cassino_game_activity",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("last_move", Float, nullable=False),
+)
+"""When a game was last moved (or created): a game left for too long is abandoned, not resumed."""
 
 
 # The statements of a move, built once: a move is the hot path of the server.
@@ -119,6 +127,8 @@ _INSERT_HAND = insert(hands_table)
 _SET_DEADLINE = (
     update(settings_table).where(settings_table.c.game_id == bindparam("g")).values(count_deadline=bindparam("dl"))
 )
+_TOUCH = update(activity_table).where(activity_table.c.game_id == bindparam("g")).values(last_move=bindparam("at"))
+_INSERT_ACTIVITY = insert(activity_table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +190,24 @@ class StoredGame:
     """Seconds the count between hands lasts at most (0: until every person pressed next)."""
     count_deadline: float | None = None
     """When the count after the last finished hand ends (epoch seconds), if it has a timer."""
+    last_move: float | None = None
+    """When the game was last moved, or created (epoch seconds); None for a game from before that
+    was stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What ``create_games`` stores of one new game."""
+
+    id: str
+    rules: dict[str, Any]
+    seats: list[SeatRow]
+    first: HandRow
+    invites: list[InviteRow] = field(default_factory=list)
+    listed: bool = True
+    next_hand_after: int = 0
+    created: float | None = None
+    """Epoch seconds; None: now."""
 
 
 def default_data_dir() -> Path:
@@ -274,19 +302,35 @@ class Store:
         invites: list[InviteRow] | None = None,
         listed: bool = True,
         next_hand_after: int = 0,
+        created: float | None = None,
     ) -> None:
         """A new game with its seats, invitations, settings and first hand's deck, in one transaction."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(games_table).values(
-                    id=game_id, created=time.time(), rules=json.dumps(rules), status="playing", winner=-1, moves=0
-                )
-            )
-            conn.execute(
-                insert(seats_table),
+        self.create_games([NewGame(game_id, rules, seats, first, invites or [], listed, next_hand_after, created)])
+
+    def create_games(self, games: list[NewGame]) -> None:
+        """Several new games in one transaction, one statement per table (an import, or a test)."""
+        now = time.time()
+        created = {g.id: now if g.created is None else g.created for g in games}
+        tables: list[tuple[Table, list[dict[str, Any]]]] = [
+            (
+                games_table,
                 [
                     {
-                        "game_id": game_id,
+                        "id": g.id,
+                        "created": created[g.id],
+                        "rules": json.dumps(g.rules),
+                        "status": "playing",
+                        "winner": -1,
+                        "moves": 0,
+                    }
+                    for g in games
+                ],
+            ),
+            (
+                seats_table,
+                [
+                    {
+                        "game_id": g.id,
                         "seat": s.seat,
                         "kind": s.kind,
                         "name": s.name,
@@ -294,16 +338,29 @@ class Store:
                         "bot_seed": s.bot_seed,
                         "token_hash": s.token_hash,
                     }
-                    for s in seats
+                    for g in games
+                    for s in g.seats
                 ],
-            )
-            conn.execute(insert(hands_table).values(game_id=game_id, **_hand_values(first)))
-            conn.execute(insert(settings_table).values(game_id=game_id, listed=listed, next_hand_after=next_hand_after))
-            if invites:
-                conn.execute(
-                    insert(invites_table),
-                    [{"game_id": game_id, "seat": i.seat, "code_hash": i.code_hash, "claimed": None} for i in invites],
-                )
+            ),
+            (hands_table, [{"game_id": g.id, **_hand_values(g.first)} for g in games]),
+            (
+                settings_table,
+                [{"game_id": g.id, "listed": g.listed, "next_hand_after": g.next_hand_after} for g in games],
+            ),
+            (activity_table, [{"game_id": g.id, "last_move": created[g.id]} for g in games]),
+            (
+                invites_table,
+                [
+                    {"game_id": g.id, "seat": i.seat, "code_hash": i.code_hash, "claimed": None}
+                    for g in games
+                    for i in g.invites
+                ],
+            ),
+        ]
+        with self.engine.begin() as conn:
+            for table, rows in tables:
+                if rows:
+                    conn.execute(insert(table), rows)
 
     def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str) -> bool:
         """Use a seat's invitation: the seat gets its token's hash (and name); False if it was
@@ -353,9 +410,10 @@ class Store:
         status: str,
         winner: int,
         count_deadline: float | None = None,
+        moved_at: float | None = None,
     ) -> None:
         """Commit one move (and the next hand's deck when it starts one, with when the count before
-        it ends if it has a timer); StoreError if refused.
+        it ends if it has a timer) and when it was made (None: now); StoreError if refused.
 
         The move's ply is part of the key and the game's move count must match it, so two writers
         can never both append the same move.
@@ -383,6 +441,9 @@ class Store:
                     conn.execute(_INSERT_HAND, {"game_id": game_id, **_hand_values(new_hand)})
                     if count_deadline is not None:
                         conn.execute(_SET_DEADLINE, {"g": game_id, "dl": count_deadline})
+                at = time.time() if moved_at is None else moved_at
+                if conn.execute(_TOUCH, {"g": game_id, "at": at}).rowcount != 1:  # a game from before the table
+                    conn.execute(_INSERT_ACTIVITY, {"game_id": game_id, "last_move": at})
         except StoreError:
             raise
         except Exception as exc:
@@ -399,6 +460,8 @@ class Store:
             game = StoredGame(
                 id=row.id, created=row.created, rules=json.loads(row.rules), status=row.status, winner=row.winner
             )
+            last = conn.execute(select(activity_table.c.last_move).where(activity_table.c.game_id == game_id)).first()
+            game.last_move = None if last is None else last.last_move
             seats = conn.execute(
                 select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
             )
@@ -423,7 +486,7 @@ class Store:
         return game
 
     def unfinished(self) -> list[str]:
-        """The ids of games still being played, oldest first (resumed when the server starts)."""
+        """The ids of games still being played, oldest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(games_table.c.id).where(games_table.c.status == "playing").order_by(games_table.c.created)

@@ -1,0 +1,109 @@
+"""The web service's limits on outside input, in one place: the size of a body or WebSocket message,
+the depth of its JSON, the media type of a body, the types of the fields the app checks itself, the
+length of what an error quotes, and the headers every response carries. Each refusal is a
+``ServiceError`` (4xx, a message naming the problem), so no input reaches the service unchecked."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final
+
+from ..errors import ServiceError
+from ..notation import EXCERPT_CHARS, MAX_MOVE_CHARS, excerpt
+
+MAX_BODY_BYTES: Final = 64 * 1024
+"""The largest request body or WebSocket text message: a real one takes under 2 KiB, and a bigger
+one would only cost the server time that every other table waits for."""
+
+MAX_JSON_DEPTH: Final = 32
+"""The deepest nesting of arrays and objects in a body or message: real ones nest 3 deep; a deeper
+one is refused before it is parsed, so no parser recursion is ever at stake."""
+
+MAX_WS_FRAME_BYTES: Final = 1024 * 1024
+"""The largest WebSocket frame uvicorn reads at all (it closes the socket with 1009 beyond it);
+messages between ``MAX_BODY_BYTES`` and this are answered with an error and the socket stays open."""
+
+MAX_ERROR_CHARS: Final = 600
+"""The longest error message sent: past it the message is cut (quotes of input are excerpts first)."""
+
+JSON_TYPE: Final = "application/json"
+
+SECURITY_HEADERS: Final = {
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+"""Headers on every response: the page runs only its own files, no site may frame it, no response
+is sniffed into another type, and no address (they hold seat tokens) leaks to other sites."""
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", re.DOTALL)
+
+
+def json_depth(text: str) -> int:
+    """How deeply the arrays and objects of JSON text nest (brackets inside strings not counted),
+    found by one scan without parsing; malformed text gives some number, and the parser refuses it."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_json(data: bytes | str, what: str = "the request body") -> dict[str, Any]:
+    """A JSON object from a body or message, or a 400 (413 when too large) naming what is wrong:
+    not UTF-8, too large, nested too deeply, not JSON (``NaN`` included), not an object."""
+    if len(data) > MAX_BODY_BYTES:
+        raise ServiceError(413, f"{what} is {len(data)} bytes: the limit is {MAX_BODY_BYTES}")
+    try:
+        text = data.decode() if isinstance(data, bytes) else data
+    except UnicodeDecodeError:
+        raise ServiceError(400, f"{what} must be UTF-8 text") from None
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ServiceError(400, f"{what} nests arrays and objects more than {MAX_JSON_DEPTH} deep")
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise ServiceError(400, f"{what} must be a JSON object: {brief(str(exc))}") from None
+    if not isinstance(value, dict):
+        raise ServiceError(400, f"{what} must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+def whole_number(value: Any, name: str) -> int | None:
+    """An optional field that must be a JSON integer: ``true`` and ``1.0`` are refused, not read as 1."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise ServiceError(400, f"{name} must be a whole number such as 3, not {brief(json.dumps(value))}")
+
+
+def move_text(value: Any) -> Any:
+    """The ``move`` field, refused when it is a string longer than any move line (the service
+    checks the rest); so its error never quotes a huge input."""
+    if isinstance(value, str) and len(value) > MAX_MOVE_CHARS:
+        raise ServiceError(400, f"move is {len(value)} characters long: a move line has at most {MAX_MOVE_CHARS}")
+    return value
+
+
+def brief(message: str) -> str:
+    """A message as sent: when longer than ``MAX_ERROR_CHARS`` (only a quote of a huge input makes
+    one so), each long quote in it cut to an excerpt, then the whole cut to the limit."""
+    if len(message) <= MAX_ERROR_CHARS:
+        return message
+
+    def cut(match: re.Match[str]) -> str:
+        quoted = match.group()
+        return quoted if len(quoted) <= EXCERPT_CHARS + 2 else excerpt(quoted[1:-1])
+
+    short = _QUOTED.sub(cut, message)
+    return short if len(short) <= MAX_ERROR_CHARS else excerpt(short, quote=False, limit=MAX_ERROR_CHARS)
