@@ -10,15 +10,13 @@ lie inside the screen.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import io
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TextIO, cast
 
 import pytest
 
-from cassino.cli import build_parser, main
+from cassino.cli import main
 from cassino.cli.play import new_game_from_args, session_from_args
 from cassino.learn import MARGIN, TUTORIAL_OPPONENT, TUTORIAL_RULES, Coach, CoachNote, all_lessons, due_lessons
 from cassino.players import LEVELS
@@ -34,15 +32,12 @@ from cassino.terminal.table_text import (
     opponent_line,
     review_lines,
 )
+from tui_support import SIZE, play_args, run
 
 CARDS = CardText()
 SEED = 3
 SHORT = ("-o", "target=5")
 """A target one hand reaches: the tutorial's game on seed 3 ends after its first hand."""
-
-
-def play_args(*argv: str) -> argparse.Namespace:
-    return build_parser().parse_args(["play", *argv])
 
 
 def first_turn(seed: int = SEED) -> Session:
@@ -194,23 +189,6 @@ from cassino.terminal.fullscreen import (  # noqa: E402
     LessonScreen,
     SetupScreen,
 )
-
-SIZE = (80, 24)
-Script = Callable[[Pilot[int], CassinoApp], Awaitable[None]]
-
-
-def run(script: Script, *argv: str) -> CassinoApp:
-    """The app at 80x24, computer players without delay, through ``script``."""
-    args = play_args(*argv)
-    app = CassinoApp(new_game_from_args(args), setup=not args.no_setup, bot_delay=0)
-
-    async def go() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot, app)
-
-    asyncio.run(go())
-    return app
 
 
 def inside_screen(widget: Widget) -> bool:

@@ -10,12 +10,9 @@ the table is saved in artifacts/ for a person to look at.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import html
 import random
 import re
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -27,8 +24,6 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Label, OptionList, Static
 
 from cassino.cards import card_name, cards_of
-from cassino.cli import build_parser
-from cassino.cli.play import new_game_from_args
 from cassino.explain import explain_illegal
 from cassino.moves import format_code
 from cassino.notation import position_to_json
@@ -47,31 +42,10 @@ from cassino.terminal.fullscreen import (
 )
 from cassino.terminal.session import Session
 from scenarios import stuck_after_first_build
+from tui_support import SIZE, run
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-SIZE = (80, 24)
 ME = 0
-
-Script = Callable[[Pilot[int], CassinoApp], Awaitable[None]]
-
-
-def play_args(*argv: str) -> argparse.Namespace:
-    """``cassino play`` arguments as the command line would give them."""
-    return build_parser().parse_args(["play", *argv])
-
-
-def run(script: Script, *argv: str) -> CassinoApp:
-    """Run the app headlessly (computer players without delay) through ``script``."""
-    args = play_args(*argv)
-    app = CassinoApp(new_game_from_args(args), setup=not args.no_setup, bot_delay=0)
-
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await script(pilot, app)
-
-    asyncio.run(main())
-    return app
 
 
 def quick_move(session: Session) -> int:
