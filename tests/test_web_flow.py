@@ -25,7 +25,7 @@ from sqlalchemy import update
 from cassino.moves import MoveCode, format_code
 from cassino.state import State
 from cassino.view import View
-from cassino.web import create_app
+from cassino.web import create_app, thinking
 from cassino.web.service import GameService
 from cassino.web.store import Store, settings_table
 from web_support import claim_seats, create, get
@@ -285,7 +285,8 @@ class Gate:
         self.asked: list[View] = []
         self.answered: list[MoveCode] = []
 
-    def choose(self, view: View) -> MoveCode:
+    def think(self, spec: str, seed: int, ply: int, view: View) -> MoveCode:
+        """Stands for ``thinking.think``: what the computer player is asked, answered when let go."""
         self.asked.append(view)
         assert self.open.wait(20)
         code = sorted(view.legal, key=format_code)[0]
@@ -298,7 +299,9 @@ def table(position: View | State) -> tuple[object, ...]:
     return (position.loose, position.builds, position.captured)
 
 
-def test_a_computer_player_thinking_when_an_undo_comes_does_not_play_its_stale_move(tmp_path: Path) -> None:
+def test_a_computer_player_thinking_when_an_undo_comes_does_not_play_its_stale_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def until(predicate: Callable[[], bool]) -> None:
         for _ in range(4000):
             if predicate():
@@ -306,12 +309,13 @@ def test_a_computer_player_thinking_when_an_undo_comes_does_not_play_its_stale_m
             await asyncio.sleep(0.005)
         raise AssertionError("timed out")
 
+    gate = Gate()
+    monkeypatch.setattr(thinking, "think", gate.think)  # heuristic is not a fast player: it thinks there
+
     async def scenario() -> None:
         store = Store(f"sqlite:///{tmp_path / 'web.sqlite3'}")
         service = GameService(store, bot_delay=0)
         live, tokens, _ = service.create({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]})
-        gate = Gate()
-        live.seats[1].player = gate  # heuristic is not a fast player: it thinks in a worker thread
         gate.open.set()
         service._schedule_bots(live)
         await until(lambda: live.ply == 1)
@@ -342,26 +346,26 @@ def test_a_computer_player_thinking_when_an_undo_comes_does_not_play_its_stale_m
 # ---------------------------------------------------------------------- after a restart
 
 
-def test_a_restart_restores_the_count_and_forgets_the_presses(tmp_path: Path) -> None:
+def test_a_restart_restores_the_count_and_who_pressed_next(tmp_path: Path) -> None:
     with app_on(tmp_path) as client:
         made = create(client, seats=[{"kind": "human"}, {"kind": "human"}], next_hand_after=600)
         game = made["game"]
         tokens = claim_seats(client, made)
-        count = to_end_of_hand(client, game, tokens, random.Random(7))
-        assert post(client, game, "next", tokens[1]).json()["ready"] == [1]
+        to_end_of_hand(client, game, tokens, random.Random(7))
+        count = post(client, game, "next", tokens[1]).json()
+        assert count["ready"] == [1]
         deadline = count["next_deadline"]
         assert deadline is not None and deadline > time.time() + 590
     with app_on(tmp_path) as client:
-        again = get(client, game)
-        assert again == count  # in the count again, nobody ready, the same deadline
+        again = get(client, game, tokens[1])
+        assert again == count  # in the count again, seat 1 still ready (it is stored), the same deadline
         assert (again["phase"], again["ready"], again["waiting_for"], again["next_deadline"]) == (
             "count",
-            [],
-            [0, 1],
+            [1],
+            [0],
             deadline,
         )
-        for token in tokens.values():
-            assert post(client, game, "next", token).status_code == 200
+        assert post(client, game, "next", tokens[0]).status_code == 200
         played = get(client, game, tokens[again["to_move"]])
         assert played["phase"] == "play"
         assert (

@@ -192,8 +192,13 @@ def test_a_game_without_a_move_for_expire_after_refuses_moves(store: Store) -> N
         assert exc.value.status == 410 and exc.value.message == message
     assert service.get(live.id).abandoned == "no move was made in it for 1 minute"
     assert store.count_moves(live.id) == live.ply == 2
-    again = GameService(store, expire_after=60, clock=clock).get(live.id)  # after a restart too
+    shown = state_payload(live, live.game.state.to_move)
+    assert shown["abandoned"] == "no move was made in it for 1 minute" and shown["legal"] == []
+    assert "why_not" not in shown and state_payload(live, None)["abandoned"] == shown["abandoned"]
+    restarted = GameService(store, expire_after=60, clock=clock)
+    again = restarted.get(live.id)  # after a restart too
     assert again.abandoned == "no move was made in it for 1 minute" and again.ply == 2
+    assert live.id not in restarted.games  # nothing will change in it: not kept in memory
 
 
 def test_an_expired_game_is_not_resumed_on_access(store: Store) -> None:

@@ -35,9 +35,9 @@ def test_rows_round_trip_and_a_move_is_stored_once(store: Store) -> None:
     )
     store.add_move("g1", MoveRow(0, 1, 1, "trail 3d"), None, "playing", -1)
     store.add_move("g1", MoveRow(1, 1, 0, "trail 4d"), HandRow(2, "d2", "s2", "c2"), "over", 0)
-    with pytest.raises(StoreError, match="move 1 was already stored"):
+    with pytest.raises(StoreError, match="it is no longer at move 1, so the move was not stored"):
         store.add_move("g1", MoveRow(1, 1, 0, "trail 5d"), None, "playing", -1)
-    with pytest.raises(StoreError, match="move 5 was already stored"):
+    with pytest.raises(StoreError, match="it is no longer at move 5, so the move was not stored"):
         store.add_move("g1", MoveRow(5, 1, 0, "trail 5d"), None, "playing", -1)
     game = store.load_game("g1")
     assert game is not None and game.status == "over" and game.winner == 0
@@ -119,7 +119,7 @@ def test_a_move_the_database_refuses_is_not_made(store: Store) -> None:
         assert state_payload(live, seat) == before and live.ply == 0
         with store.engine.begin() as conn:
             conn.execute(moves_table.delete().where(moves_table.c.game_id == live.id))
-        again = service.play(live.id, tokens[seat], move)  # reloaded from the store, then played
-        assert again is not live and again.ply == 1 and store.count_moves(live.id) == 1
+        again = service.play(live.id, tokens[seat], move)  # read again from the store, then played
+        assert again is live and again.ply == 1 and store.count_moves(live.id) == 1
 
     asyncio.run(scenario())

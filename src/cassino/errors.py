@@ -71,6 +71,11 @@ class StoreError(CassinoError, RuntimeError):
     Also a ``RuntimeError``, as it was before the common base, so older handlers still catch it."""
 
 
+class StaleGameError(StoreError):
+    """A write for a position the game has left: another server process (or request) stored a move
+    or a takeback first. Nothing was written; the game is read again from the database."""
+
+
 class ServiceError(CassinoError):
     """A request the web service refuses: an HTTP status and a message naming what was wrong."""
 
@@ -112,6 +117,7 @@ __all__ = [
     "RecordError",
     "RulesError",
     "ServiceError",
+    "StaleGameError",
     "StoreError",
     "UndoError",
 ]

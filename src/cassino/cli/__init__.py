@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ..cards import DECK_SIZE
 from ..errors import CassinoError, CliError, IllegalMoveError, PositionError
@@ -177,7 +177,16 @@ def cmd_serve(args: argparse.Namespace) -> None:
         raise CliError(f"--port must be 1..65535, got {args.port}")
     if args.bot_delay < 0:
         raise CliError(f"--bot-delay must be 0 or more seconds, got {args.bot_delay}")
-    run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay, args.durable)
+    if args.bot_workers is not None and not 0 <= args.bot_workers <= 64:
+        raise CliError(f"--bot-workers must be 0 to 64 (0: think in threads), got {args.bot_workers}")
+    if args.expire_after is not None and args.expire_after <= 0:
+        raise CliError(f"--expire-after must be more than 0 seconds, got {args.expire_after:g}")
+    extra: dict[str, Any] = {"rate_limits": not args.no_rate_limits}
+    if args.bot_workers is not None:
+        extra["bot_workers"] = args.bot_workers
+    if args.expire_after is not None:
+        extra["expire_after"] = args.expire_after
+    run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay, args.durable, **extra)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -241,6 +250,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a computer player waits before moving")
     p.add_argument(
         "--durable", action="store_true", help="every move waits for the disk (survives a power cut; slower)"
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes the computer players and the coach think in (default: the cores but one, at most 4)",
+    )
+    p.add_argument(
+        "--expire-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="abandon a game nobody has moved in for this long (default 259200: 3 days)",
+    )
+    p.add_argument(
+        "--no-rate-limits",
+        action="store_true",
+        help="let each client create games and move without limit (load tests from one address only)",
     )
     p.set_defaults(func=cmd_serve)
     return parser

@@ -49,6 +49,7 @@ from .payloads import encode, state_payload
 from .service import DEFAULT_OPPONENT, EXPIRE_AFTER, GameService, bot_player, rules_of_request, watch_link
 from .store import Store, database_url
 from .teaching import lessons_json, tutorial
+from .thinking import DEFAULT_WORKERS, Thinkers
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("cassino.web")
@@ -231,18 +232,22 @@ def create_app(
     allowed_origins: Collection[str] | None = None,
     rate_limits: bool = True,
     expire_after: float = EXPIRE_AFTER,
+    bot_workers: int = 0,
 ) -> FastAPI:
     """The app over a database URL (SQLite in ``data_dir`` by default) or a given store. Pages of
     ``allowed_origins`` (default: ``CASSINO_ALLOWED_ORIGINS``, comma-separated, e.g.
     ``https://cassino.example``) may open its WebSockets besides its own. With ``rate_limits``
     each client (by its address) may create games and move at the service's rates only; off, for
     load benchmarks and tests that play hundreds of games from one address. Games with no move for
-    ``expire_after`` seconds are abandoned."""
+    ``expire_after`` seconds are abandoned. Computer players and coaches think in ``bot_workers``
+    worker processes (0: in threads of this process, as tests do)."""
     if allowed_origins is None:
         allowed_origins = os.environ.get("CASSINO_ALLOWED_ORIGINS", "").split(",")
     origins = {o.strip().lower().rstrip("/") for o in allowed_origins if o.strip()}
     the_store = store or Store(database_url(database, data_dir))
-    service = GameService(the_store, bot_delay=bot_delay, expire_after=expire_after)
+    service = GameService(
+        the_store, bot_delay=bot_delay, expire_after=expire_after, thinkers=Thinkers(workers=bot_workers)
+    )
 
     def client_of(connection: Request | WebSocket) -> str:
         """The rate limits' key: the client's address (behind a proxy, the proxy's: see docs/web.md);
@@ -251,6 +256,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        service.thinkers.warm()
         await service.start()
         try:
             yield
@@ -513,6 +519,9 @@ def run_server(
     data_dir: Path | None = None,
     bot_delay: float = 0.5,
     durable: bool = False,
+    bot_workers: int = DEFAULT_WORKERS,
+    expire_after: float = EXPIRE_AFTER,
+    rate_limits: bool = True,
 ) -> None:
     """``cassino serve``: the app under uvicorn, printing where to open it once it has the port (a
     taken port is a one-line ``CliError``, before any address is printed)."""
@@ -520,7 +529,9 @@ def run_server(
 
     listener = listen(host, port)
     store = Store(database_url(database, data_dir), durable=durable)
-    app = create_app(store=store, bot_delay=bot_delay)
+    app = create_app(
+        store=store, bot_delay=bot_delay, bot_workers=bot_workers, expire_after=expire_after, rate_limits=rate_limits
+    )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"cassino: open http://{shown}:{port}/ to play (games stored in {store.describe()})", flush=True)
     config = uvicorn.Config(

@@ -40,6 +40,8 @@ class Seat:
     player: Player | None = None
     invite_hash: str = ""
     """The hash of the seat's invitation code ("" for the creator's seat and computer players)."""
+    seed: int = 0
+    """A computer player's seed, from which each of its moves' seeds is drawn (``thinking.move_seed``)."""
 
     @property
     def joined(self) -> bool:
@@ -103,7 +105,7 @@ class LiveGame:
     counting: bool = False
     """True during the count between hands: the next hand is dealt but not yet played."""
     ready: set[int] = field(default_factory=set)
-    """The seats that pressed next in this count (not stored: a restart starts the count again)."""
+    """The seats that pressed next in this count (stored, so every process and a restart know them)."""
     deadline: float | None = None
     """When this count ends by itself (epoch seconds), if the game has a timer."""
     timer_task: asyncio.Task[None] | None = None
@@ -111,6 +113,18 @@ class LiveGame:
     """When the game was last moved, or created (epoch seconds): what its expiry counts from."""
     abandoned: str = ""
     """Why the game can no longer be played ("" while it can): its computer players do not move."""
+    stale: bool = False
+    """True when the database may hold more than this copy (a write failed mid-way, or a change
+    another process announced could not be read): it is read again before it is next used."""
+
+    def adopt(self, fresh: LiveGame) -> None:
+        """Take the position of ``fresh`` (the same game rebuilt from the store), keeping this copy's
+        watchers, teaching state and tasks, which hold on to this object."""
+        for name in ("rules", "game", "seats", "hands", "ply", "deal_ply", "counting", "ready", "deadline"):
+            setattr(self, name, getattr(fresh, name))
+        self.last_move, self.abandoned, self.stale = fresh.last_move, fresh.abandoned, False
+        self.epoch += 1  # a computer player thinking about the old position must not play
+        self.cache.clear()
 
     @property
     def over(self) -> bool:

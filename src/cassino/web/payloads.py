@@ -149,6 +149,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         **_between_hands(live),
         "status": "over" if live.over else "playing",
         "phase": live.phase,
+        "abandoned": live.abandoned or None,
         "ready": sorted(live.ready),
         "waiting_for": live.waiting_for,
         "next_deadline": live.deadline,
@@ -176,10 +177,10 @@ def state_payload(live: LiveGame, seat: int | None, public: dict[str, Any] | Non
     if seat is not None:
         view = view_of(live.game.state, seat)
         payload["hand"] = _names(view.hand)
-        legal = sorted(view.legal, key=format_code) if live.phase == "play" else []
+        legal = sorted(view.legal, key=format_code) if live.phase == "play" and not live.abandoned else []
         payload["legal"] = [legal_move(c) for c in legal]
         payload["can_undo"] = live.can_undo(seat)
-        if seat == live.game.state.to_move and live.phase == "play":
+        if seat == live.game.state.to_move and live.phase == "play" and not live.abandoned:
             payload["why_not"] = why_not(live.game.state, seat)
     return payload
 

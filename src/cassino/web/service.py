@@ -21,6 +21,7 @@ every person at the table has pressed next (or the creator's timer has run out).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -41,16 +42,18 @@ from ..players.base import decide, player_names
 from ..record import record_of_game, write_record
 from ..rules import Rules, RulesError, make_rules
 from ..view import View, view_of
-from . import teaching
+from . import teaching, thinking
 from .fair import commitment, deck_text, new_salt, parse_deck, secure_deck
 from .model import LiveGame, Seat, Subscriber, server_game
 from .payloads import encode, public_payload, replay_frames, state_payload
-from .store import HandRow, InviteRow, MoveRow, SeatRow, Store, StoredGame, StoreError
+from .store import HandRow, InviteRow, Listener, MoveRow, SeatRow, StaleGameError, Store, StoredGame, StoreError
+from .thinking import Thinkers
 
 log = logging.getLogger("cassino.web")
 
 FAST_BOTS = ("random", "greedy", "beginner", "novice")
-"""Computer players quick enough to move on the event loop; others think in a worker thread."""
+"""Computer players quick enough (well under a millisecond a move) to move on the event loop; the
+others think in the worker processes of ``thinking.Thinkers``."""
 
 MAX_NAME = 40
 DEFAULT_OPPONENT = "casual"
@@ -222,10 +225,13 @@ class GameService:
         create_rate: Rate = CREATE_RATE,
         move_rate: Rate = MOVE_RATE,
         clock: Callable[[], float] = time.time,
+        thinkers: Thinkers | None = None,
     ) -> None:
         """``expire_after``: seconds without a move before a game is abandoned; the rates: each
-        client's token buckets for new games and for moves; ``clock``: epoch seconds (tests fake it)."""
+        client's token buckets for new games and for moves; ``clock``: epoch seconds (tests fake it);
+        ``thinkers``: where computer players and coaches search (default: threads of this process)."""
         self.store = store
+        self.thinkers = thinkers or Thinkers(workers=0)
         self.bot_delay = bot_delay
         self.expire_after = expire_after
         self.clock = clock
@@ -234,12 +240,20 @@ class GameService:
         self.games: dict[str, LiveGame] = {}
         self.on_change: Callable[[LiveGame], None] | None = None
         """Called after each committed move or undo (tests use it to watch the game move)."""
+        self.listener: Listener | None = None
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> int:
         """How many unfinished games are stored. None is replayed now: each is loaded, and its
         computer players (and count timer) resume, when it is first asked for, so start-up takes
         the same time however large the database has grown."""
+        loop = asyncio.get_running_loop()
+
+        def heard(game_id: str | None, what: str) -> None:  # on the listener's thread
+            with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
+                loop.call_soon_threadsafe(self._changed, game_id, what)
+
+        self.listener = self.store.listen(heard)
         return len(self.store.unfinished())
 
     async def stop(self) -> None:
@@ -251,6 +265,9 @@ class GameService:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        self.thinkers.close()
+        if self.listener is not None:
+            await asyncio.to_thread(self.listener.stop)
 
     # ------------------------------------------------------------------ creating and loading
     def create(self, body: dict[str, Any], client: str = "") -> tuple[LiveGame, dict[int, str], dict[int, str]]:
@@ -303,7 +320,7 @@ class GameService:
                 seed = secrets.randbelow(2**31)
                 player = bot_player(bot, seed)
                 name = _check_name(spec.get("name"), f"seats[{i}].name", f"{bot} ({i})")
-                seats.append(Seat(i, "bot", name, bot=bot, player=player))
+                seats.append(Seat(i, "bot", name, bot=bot, player=player, seed=seed))
                 rows.append(SeatRow(i, "bot", name, bot=bot, bot_seed=seed))
             else:
                 raise ServiceError(400, f"seats[{i}].kind must be 'human' or 'bot', not {kind!r}")
@@ -328,8 +345,13 @@ class GameService:
         if live is None:
             live = self._load(game_id)
             self._expire(live)
-            self._resume(live)
+            if (live.over or live.abandoned) and not live.subscribers:
+                del self.games[game_id]  # nothing will change in it: read again when asked for again
+            else:
+                self._resume(live)
             return live
+        if live.stale:
+            self._reload(live)
         self._expire(live)
         if live.counting and not live.abandoned and live.deadline is not None and time.time() >= live.deadline:
             self._end_count(live)  # its timer task has not run yet (or there is no event loop)
@@ -360,7 +382,7 @@ class GameService:
 
     def _rebuild(self, stored: StoredGame) -> LiveGame:
         """Replay the stored moves through the engine on the stored decks; a hand dealt but not yet
-        begun (after the first) is in its count again, the presses of next being forgotten."""
+        begun (after the first) is in its count again, with the presses of next stored."""
         rules = Rules.from_json(stored.rules)
         game = server_game(rules, [parse_deck(h.deck) for h in stored.hands])
         deal_ply = 0
@@ -379,7 +401,7 @@ class GameService:
                     player = bot_player(s.bot, s.bot_seed)
                 except ServiceError:  # seated before the limits: shown, never played on
                     refused = f"its computer player {s.bot!r} no longer sits at a table"
-            seats.append(Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, player, invites.get(s.seat, "")))
+            seats.append(Seat(s.seat, s.kind, s.name, s.bot, s.token_hash, player, invites.get(s.seat, ""), s.bot_seed))
         live = LiveGame(
             stored.id,
             rules,
@@ -395,10 +417,75 @@ class GameService:
             abandoned="" if game.over else refused,
         )
         if not game.over and len(game.hands) > 1 and game.state.moves_played == 0 and live.humans:
-            live.counting = True
-            if stored.next_hand_after:
+            live.ready = set(stored.ready) & set(live.humans)
+            live.counting = live.ready != set(live.humans)  # a count everyone pressed is over
+            if live.counting and stored.next_hand_after:
                 live.deadline = stored.count_deadline or time.time() + stored.next_hand_after
         return live
+
+    # ------------------------------------------------------------------ other processes' changes
+    def _changed(self, game_id: str | None, what: str) -> None:
+        """Another process stored a change of ``game_id`` (None: of any game, perhaps): bring this
+        process's copy up to date and tell its watchers. A game not loaded here needs nothing."""
+        games = list(self.games.values()) if game_id is None else [g for g in (self.games.get(game_id),) if g]
+        for live in games:
+            try:
+                if what.startswith("move "):
+                    self._catch_up(live)
+                else:
+                    self._reload(live)
+            except Exception:
+                log.exception("game %s: another process's change could not be read; read again later", live.id)
+                live.stale = True
+
+    def _catch_up(self, live: LiveGame) -> None:
+        """Play here the moves another process stored after this copy's last (on the decks it
+        dealt); anything but a plain continuation (a takeback in between) reads the game again."""
+        progress = self.store.progress(live.id, live.ply, len(live.hands))
+        if not progress.moves:
+            return
+        if progress.moves[0].ply != live.ply:
+            self._reload(live)
+            return
+        game = live.game
+        dealt_here = {h.number: h for h in progress.hands}
+        for hand in progress.hands:
+            game.queue_deck(parse_deck(hand.deck))
+        for row in progress.moves:
+            if game.state.to_move != row.seat:
+                self._reload(live)
+                return
+            hands = len(game.hands)
+            if _deals(game, parse_code(row.move)):
+                live.deal_ply = row.ply + 1
+            live.ply = row.ply + 1
+            if len(game.hands) > hands:
+                live.hands.append(dealt_here[len(game.hands)])
+                if live.humans and not game.over:
+                    live.counting, live.ready = True, set()
+                    live.deadline = progress.count_deadline if live.next_after else None
+        live.epoch += 1
+        live.last_move = self.clock()
+        self.broadcast(live)
+        self._resume(live)
+
+    def _moved_elsewhere(self, live: LiveGame) -> None:
+        """A write found the stored game ahead of this copy (another process wrote first): catch up
+        now, or read it again on its next use."""
+        try:
+            self._reload(live)
+        except Exception:
+            log.exception("game %s: could not be read again after another process's change", live.id)
+            live.stale = True
+
+    def _reload(self, live: LiveGame) -> None:
+        """Read the game again from the store into this copy (its watchers stay), and tell them."""
+        stored = self.store.load_game(live.id)
+        if stored is None:
+            raise StoreError(f"game {live.id} is no longer in the database")
+        live.adopt(self._rebuild(stored))
+        self.broadcast(live)
+        self._resume(live)
 
     def _resume(self, live: LiveGame) -> None:
         self._schedule_bots(live)
@@ -508,10 +595,16 @@ class GameService:
         now = self.clock()
         try:
             self.store.add_move(live.id, row, new_hand, status, game.winner, deadline, now)
+        except StaleGameError:
+            game.undo()
+            self._moved_elsewhere(live)
+            raise ServiceError(
+                409, f"the game has moved on (it is at version {live.ply}): the move was for version {row.ply}"
+            ) from None
         except StoreError as exc:
             game.undo()
             log.error("%s", exc)
-            self.games.pop(live.id, None)  # reload from the store on the next request
+            live.stale = True  # read again from the store before its next use
             raise ServiceError(503, "the move could not be saved, so it was not made: try again") from None
         live.ply += 1
         live.epoch += 1
@@ -543,6 +636,11 @@ class GameService:
             raise ServiceError(409, f"hand {live.hand_number} is in play: next is pressed when a hand is over")
         if seat in live.ready:
             return False
+        try:
+            self.store.press_next(live.id, live.hand_number, seat)
+        except StoreError as exc:
+            log.error("%s", exc)
+            raise ServiceError(503, "the press of next could not be saved: try again") from None
         live.ready.add(seat)
         if live.waiting_for:
             self.broadcast(live)
@@ -597,11 +695,18 @@ class GameService:
         codes = [live.game.undo() for _ in range(live.ply - keep)]
         try:
             self.store.undo_moves(live.id, keep, live.ply)
+        except StaleGameError:
+            for code in reversed(codes):
+                live.game.push(code)
+            self._moved_elsewhere(live)
+            raise ServiceError(
+                409, f"the game has moved on (it is at version {live.ply}): nothing was taken back"
+            ) from None
         except StoreError as exc:
             for code in reversed(codes):
                 live.game.push(code)
             log.error("%s", exc)
-            self.games.pop(live.id, None)  # reload from the store on the next request
+            live.stale = True  # read again from the store before its next use
             raise ServiceError(
                 503, "the moves could not be taken back in the database, so they stand: try again"
             ) from None
@@ -629,7 +734,7 @@ class GameService:
         async with learner.lock:
             found = learner.assessed.get((view, code))
             if found is None:
-                found = await asyncio.to_thread(learner.coach.assess, view, code)
+                found = await self.thinkers.run(thinking.assess, learner.coach.seed, view, code)
                 learner.assessed[(view, code)] = found
             return found
 
@@ -662,7 +767,7 @@ class GameService:
         view, version = view_of(state, seat), live.ply
         learner = teaching.learner(live, seat)
         async with learner.lock:
-            move, why = await asyncio.to_thread(learner.coach.hint, view)
+            move, why = await self.thinkers.run(thinking.hint, learner.coach.seed, view)
         return {"move": format_code(move), "why": why.to_json(), "version": version}
 
     async def coach(self, game_id: str, token: str | None, ply: Any) -> dict[str, Any]:
@@ -737,10 +842,11 @@ class GameService:
             seat = live.seats[live.game.state.to_move]
             assert seat.player is not None
             try:
-                if seat.bot.split(":", 1)[0] in FAST_BOTS:
+                if seat.bot in FAST_BOTS:
                     code = decide(seat.player, live.game.state)
                 else:
-                    code = await asyncio.to_thread(decide, seat.player, live.game.state.copy())
+                    view = view_of(live.game.state, seat.seat)
+                    code = await self.thinkers.run(thinking.think, seat.bot, seat.seed, live.ply, view)
             except Exception:
                 log.exception("game %s: computer player in seat %d failed", live.id, seat.seat)
                 return
@@ -749,6 +855,8 @@ class GameService:
             try:
                 self._apply(live, seat.seat, code)
             except ServiceError as exc:
+                if exc.status == 409:  # another process stored this turn first: this copy caught up
+                    continue
                 log.error("game %s: computer player in seat %d: %s", live.id, seat.seat, exc.message)
                 return
 
@@ -764,8 +872,8 @@ class GameService:
         """Forget a watcher."""
         if sub in live.subscribers:
             live.subscribers.remove(sub)
-        if live.over and not live.subscribers and self.games.get(live.id) is live:
-            del self.games[live.id]  # a finished game is reloaded from the store if asked for again
+        if (live.over or live.abandoned) and not live.subscribers and self.games.get(live.id) is live:
+            del self.games[live.id]  # a finished or abandoned game is read again if asked for again
 
     def broadcast(self, live: LiveGame) -> None:
         """Queue each watcher its own seat's state (the public part built once, each seat's text once)."""

@@ -1,9 +1,17 @@
-"""Storage: games, seats, decks, salts and moves in SQL through SQLAlchemy (SQLite or PostgreSQL).
+r"""Storage: games, seats, decks, salts and moves in SQL through SQLAlchemy (SQLite or PostgreSQL).
 
 A game's position is never stored: it is rebuilt by replaying the stored moves through the engine
 on the stored decks, so whatever was committed is exactly what a restarted server resumes. Each move
 is one transaction (with the next hand's deck when the move ends a hand). Seat tokens and seat
 invitations are stored only as SHA-256 hashes, and decks stay in the database until their hand is over.
+
+Several server processes may share one PostgreSQL database: every write that changes a game also
+sends a notification (``NOTIFY cassino``, delivered when the transaction commits) naming the game,
+which every process ``listen``\ s for, so a move made through one process reaches the clients of all
+of them. A move is stored only if the game's move count is still the ply it was made at (a
+conditional update, which takes the game row's lock until the commit): of two processes playing the
+same computer player's move, or two people's moves at once, exactly one is stored and the other is
+told (``StaleGameError``). SQLite stays a single process's database.
 
 Tables added after the first release (settings, invitations) are new tables, so ``create_all`` adds
 them to an existing database; a game without a settings row is listed and has no count timer, as
@@ -15,8 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
+import secrets
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,11 +53,15 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
 
+from ..errors import StaleGameError as StaleGameError
 from ..errors import StoreError as StoreError
+
+log = logging.getLogger("cassino.web")
 
 metadata = MetaData()
 
@@ -114,6 +130,20 @@ activity_table = Table(
     Column("last_move", Float, nullable=False),
 )
 """When a game was last moved (or created): a game left for too long is abandoned, not resumed."""
+ready_table = Table(
+    "cassino_ready",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+)
+"""The people who pressed next in the count before a hand: stored, so that every server process
+(and a restarted one) knows who is still awaited."""
+
+CHANNEL = "cassino"
+"""The PostgreSQL notification channel; a payload is ``<game id> <origin> <what>``: the store that
+wrote it, and ``move <ply>`` (the game now has that many moves) or ``reset`` (a takeback, a
+claimed seat, a press of next)."""
 
 
 # The statements of a move, built once: a move is the hot path of the server.
@@ -193,6 +223,18 @@ class StoredGame:
     last_move: float | None = None
     """When the game was last moved, or created (epoch seconds); None for a game from before that
     was stored."""
+    ready: set[int] = field(default_factory=set)
+    """The seats that pressed next in the count before the last hand stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What a game gained since a ply (``Store.progress``): the moves from it, the hands after
+    those known, and the count's deadline."""
+
+    moves: list[MoveRow]
+    hands: list[HandRow]
+    count_deadline: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +311,16 @@ class Store:
                 event.listen(self.engine, "connect", _postgres_session)
         metadata.create_all(self.engine)
         self._writer: Connection | None = None
+        self.origin = secrets.token_hex(4)
+        """This store's mark on its notifications, so that it does not hear its own changes."""
+        self.shared = self.dialect == "postgresql"
+        """True when other server processes may use the same database (PostgreSQL): they are then
+        told of every change (``listen``)."""
+
+    def _notify(self, conn: Connection, game_id: str, what: str) -> None:
+        """Tell the other processes, when this transaction commits, that ``game_id`` changed."""
+        if self.shared:
+            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{game_id} {self.origin} {what}"})
 
     def close(self) -> None:
         """Release the database connections."""
@@ -382,7 +434,22 @@ class Store:
                 .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat)
                 .values(token_hash=token_hash, name=name)
             )
+            self._notify(conn, game_id, "reset")
         return True
+
+    def press_next(self, game_id: str, hand: int, seat: int) -> None:
+        """``seat`` is ready for ``hand`` (pressed next in the count before it); pressing again is
+        nothing new. StoreError if refused."""
+        try:
+            with self.engine.begin() as conn:
+                pressed = select(ready_table.c.seat).where(
+                    ready_table.c.game_id == game_id, ready_table.c.hand == hand, ready_table.c.seat == seat
+                )
+                if conn.execute(pressed).first() is None:
+                    conn.execute(insert(ready_table), {"game_id": game_id, "hand": hand, "seat": seat})
+                self._notify(conn, game_id, "reset")
+        except Exception as exc:
+            raise StoreError(f"game {game_id}: the database refused seat {seat}'s press of next: {exc}") from exc
 
     def undo_moves(self, game_id: str, keep: int, ply_now: int) -> None:
         """Delete the moves from ply ``keep`` on (the game must be at ``ply_now``); StoreError if
@@ -395,8 +462,9 @@ class Store:
                     .values(moves=keep)
                 )
                 if done.rowcount != 1:
-                    raise StoreError(f"game {game_id}: it is not at move {ply_now}, so nothing was taken back")
+                    raise StaleGameError(f"game {game_id}: it is not at move {ply_now}, so nothing was taken back")
                 conn.execute(delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= keep))
+                self._notify(conn, game_id, "reset")
         except StoreError:
             raise
         except Exception as exc:
@@ -432,7 +500,9 @@ class Store:
                     },
                 )
                 if done.rowcount != 1:
-                    raise StoreError(f"game {game_id}: move {move.ply} was already stored")
+                    raise StaleGameError(
+                        f"game {game_id}: it is no longer at move {move.ply}, so the move was not stored"
+                    )
                 conn.execute(
                     _INSERT_MOVE,
                     {"game_id": game_id, "ply": move.ply, "hand": move.hand, "seat": move.seat, "move": move.move},
@@ -444,6 +514,7 @@ class Store:
                 at = time.time() if moved_at is None else moved_at
                 if conn.execute(_TOUCH, {"g": game_id, "at": at}).rowcount != 1:  # a game from before the table
                     conn.execute(_INSERT_ACTIVITY, {"game_id": game_id, "last_move": at})
+                self._notify(conn, game_id, f"move {move.ply + 1}")
         except StoreError:
             raise
         except Exception as exc:
@@ -483,7 +554,45 @@ class Store:
                 game.listed = bool(settings.listed)
                 game.next_hand_after = int(settings.next_hand_after)
                 game.count_deadline = settings.count_deadline
+            ready = conn.execute(
+                select(ready_table.c.seat).where(
+                    ready_table.c.game_id == game_id, ready_table.c.hand == len(game.hands)
+                )
+            )
+            game.ready = {int(r.seat) for r in ready}
         return game
+
+    def progress(self, game_id: str, ply: int, hands: int) -> Progress:
+        """The moves of a game from ``ply`` on and its hands after the first ``hands``: what another
+        process stored since this one last looked, read without replaying the whole game."""
+        with self.engine.connect() as conn:
+            moves = conn.execute(
+                select(moves_table)
+                .where(moves_table.c.game_id == game_id, moves_table.c.ply >= ply)
+                .order_by(moves_table.c.ply)
+            )
+            new_hands = conn.execute(
+                select(hands_table)
+                .where(hands_table.c.game_id == game_id, hands_table.c.number > hands)
+                .order_by(hands_table.c.number)
+            )
+            deadline = conn.execute(
+                select(settings_table.c.count_deadline).where(settings_table.c.game_id == game_id)
+            ).first()
+            return Progress(
+                [MoveRow(r.ply, r.hand, r.seat, r.move) for r in moves],
+                [HandRow(r.number, r.deck, r.salt, r.commitment) for r in new_hands],
+                None if deadline is None else deadline.count_deadline,
+            )
+
+    def listen(self, on_change: Callable[[str | None, str], None]) -> Listener | None:
+        """Call ``on_change(game_id, what)`` (from a thread of its own) for each change another
+        process (or this one) commits, ``what`` as in ``CHANNEL``, and ``on_change(None, "reset")``
+        after the listening connection was lost and made again, when changes may have been missed;
+        None on SQLite, which one process uses. This store's own changes are not reported."""
+        if not self.shared:
+            return None
+        return Listener(self.url, self.origin, on_change)
 
     def unfinished(self) -> list[str]:
         """The ids of games still being played, oldest first."""
@@ -522,6 +631,49 @@ class Store:
         with self.engine.connect() as conn:
             value = conn.execute(select(func.count()).where(moves_table.c.game_id == game_id)).scalar_one()
         return int(value)
+
+
+class Listener:
+    r"""A thread on a connection of its own, ``LISTEN``\ ing on ``CHANNEL`` until ``stop``."""
+
+    def __init__(self, url: str, origin: str, on_change: Callable[[str | None, str], None]) -> None:
+        self.origin = origin
+        self.dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self.on_change = on_change
+        self.stopping = threading.Event()
+        self.listening = threading.Event()
+        """Set while the connection listens (a test waits for it before making changes)."""
+        self.thread = threading.Thread(target=self._run, name="cassino-listen", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import psycopg
+
+        lost = False
+        while not self.stopping.is_set():
+            try:
+                with psycopg.connect(self.dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    if lost:
+                        self.on_change(None, "reset")
+                    while not self.stopping.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            game_id, origin, what = [*note.payload.split(" ", 2), "", ""][:3]
+                            if origin != self.origin:
+                                self.on_change(game_id, what)
+            except Exception as exc:
+                self.listening.clear()
+                if self.stopping.is_set():
+                    return
+                log.error("listening for other processes' changes failed (%s): trying again", exc)
+                lost = True
+                self.stopping.wait(1.0)
+
+    def stop(self) -> None:
+        """Stop listening (within half a second)."""
+        self.stopping.set()
+        self.thread.join(timeout=5)
 
 
 def _hand_values(hand: HandRow) -> dict[str, Any]:

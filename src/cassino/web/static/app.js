@@ -506,6 +506,7 @@ function render() {
   const status = $("turn-banner");
   let state = "waiting";
   if (over) { status.textContent = t("status.over", { name: sideName(st.winner) }); state = "over"; }
+  else if (st.abandoned) { status.textContent = t("status.abandoned"); state = "abandoned"; }
   else if (st.phase === "count") { status.textContent = t("status.count", { n: st.hand_number - 1 }); state = "count"; }
   else if (st.to_move === you()) { status.textContent = t("status.your_turn"); state = "your-move"; }
   else status.textContent = t("status.to_move", { name: seatName(st.to_move) });
