@@ -22,7 +22,7 @@ from cassino.game import Game
 from cassino.movegen import families, generate, iter_sorted_moves
 from cassino.moves import format_code
 from cassino.notation import position_from_json, position_to_json
-from cassino.partition import LazyCardSets
+from cassino.partition import LazyCardSets, vector_of
 from cassino.perft import divide, iter_divide, moves_left, perft
 from cassino.rules import make_rules
 from cassino.state import State
@@ -182,3 +182,35 @@ def test_streamed_moves_of_lazy_sets_are_the_sorted_list(state: State) -> None:
     fams, _trails = families(state)
     assert any(isinstance(sets, LazyCardSets) for _head, sets, _parts in fams)
     assert [text for text, _ in iter_sorted_moves(state)] == old_sorted(state)
+
+
+def test_lazy_sets_by_vector_are_their_iteration_in_groups() -> None:
+    """``LazyCardSets.by_vector``, what the sorted stream merges: the sets one group per value
+    vector, all of a group with that vector, the groups in a row being the iteration itself."""
+    state = big_table("A23", ["4c", "4d", "5h"], ["6h", "8c", "9c", "Tc"])
+    lazy = [sets for _head, sets, _parts in families(state)[0] if isinstance(sets, LazyCardSets)]
+    assert lazy
+    for sets in lazy:
+        groups = [list(group) for group in sets.by_vector()]
+        assert [s for group in groups for s in group] == list(sets)
+        assert sum(map(len, groups)) == len(sets)
+        assert all(len({vector_of(s) for s in group}) == 1 for group in groups)
+
+
+def test_plain_perft_streams_the_root_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Depth 2 on a table of tens of thousands of moves: the root's moves are never listed (a
+    table of millions would need gigabytes), and the count is divide's."""
+    state = big_table("A23", ["4c", "4d", "5h"], ["6h", "8c", "9c", "Tc"])
+    want = sum(n for _line, n in iter_divide(state, 2))
+    listed_count = 0
+    for code in generate(state):
+        state.push(code)
+        listed_count += perft(state, 1)
+        state.pop()
+    assert want == listed_count
+
+    def listed(_state: State) -> list[int]:
+        raise AssertionError("perft listed the moves of the position")
+
+    monkeypatch.setattr(State, "legal_codes", listed)
+    assert perft(state, 2) == want

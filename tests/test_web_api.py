@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cassino.cli import main
-from cassino.web.fair import verify
-from web_support import claim_seats, create, press_next_all, replay, service_seats
+from cassino.web.fair import SCHEME
+from web_support import check_hand, claim_seats, create, press_next_all, replay, service_seats
 
 
 def two_people(client: TestClient, **body: Any) -> tuple[str, list[str]]:
@@ -154,7 +154,7 @@ def test_a_whole_game_then_every_deck_revealed_and_verified(client: TestClient) 
     assert len(hands) == final["hand_number"] == len(final["finished"]) == len(final["deals"])
     for hand, deal in zip(hands, final["deals"], strict=True):
         assert deal["revealed"] and hand["commitment"] == deal["commitment"]
-        assert verify(hand["commitment"], hand["salt"], hand["deck"])
+        assert check_hand(hand["game"], hand) is None and hand["scheme"] == SCHEME
     again = replay(hands, final["rules"])
     assert again.over and list(again.scores) == final["scores"] == record["scores"]
     assert [list(r.points) for r in again.hand_results] == [f["points"] for f in final["finished"]]
@@ -188,7 +188,7 @@ def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None
         ws.send_json({"type": "dance"})
         assert (
             ws.receive_json()["error"]
-            == "message type must be 'move', 'next', 'undo', 'hint', 'coach', 'lessons' or 'state'"
+            == "message type must be 'move', 'next', 'undo', 'contribute', 'hint', 'coach', 'lessons' or 'state'"
         )
         ws.send_json({"type": "move", "move": first["legal"][0]["move"], "version": 0})
         after = ws.receive_json()

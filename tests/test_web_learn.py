@@ -61,7 +61,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def blunder_game(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """A game on the fixed first deal: a greedy computer player deals (seat 0), the person is seat 1."""
     deck = first_deal(ELDEST, TABLE, DEALER)
-    monkeypatch.setattr("cassino.web.service.secure_deck", lambda: list(deck))
+    monkeypatch.setattr("cassino.web.service.derive_deck", lambda *_: list(deck))
     made = create(client, seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "human", "name": "Learner"}])
     assert made["you"] == 1
     return {"game": made["game"], "token": made["seats"][1]["token"]}

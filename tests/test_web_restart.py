@@ -20,8 +20,8 @@ pytest.importorskip("babel")
 import httpx
 from websockets.sync.client import connect
 
-from cassino.web.fair import verify
-from web_support import Server, replay
+from cassino.web.fair import SCHEME
+from web_support import Server, check_hand, replay
 
 
 def _state(url: str, game: str, token: str | None = None) -> dict[str, Any]:
@@ -56,7 +56,7 @@ def _human_move(url: str, game: str, token: str, rng: random.Random) -> None:
 def _check_record(url: str, game: str) -> None:
     record = httpx.get(f"{url}/api/games/{game}/record").json()
     for hand in record["hands"]:
-        assert verify(hand["commitment"], hand["salt"], hand["deck"])
+        assert check_hand(hand["game"], hand) is None and hand["scheme"] == SCHEME
     final = _state(url, game)
     again = replay(record["hands"], final["rules"])
     assert again.over and list(again.scores) == final["scores"]

@@ -22,12 +22,12 @@ pytest.importorskip("psycopg")
 import httpx
 
 from cassino.errors import ServiceError
-from cassino.web.fair import verify
+from cassino.web.fair import SCHEME
 from cassino.web.model import LiveGame
 from cassino.web.payloads import state_payload
 from cassino.web.service import GameService
 from cassino.web.store import Store, database_url
-from web_support import Server, postgres_url, replay, service_seats
+from web_support import Server, check_hand, postgres_url, replay, service_seats
 
 
 async def _until(predicate: Callable[[], bool], what: str, limit: float = 30) -> None:
@@ -217,7 +217,7 @@ def test_two_processes_one_killed_mid_game_lose_nothing() -> None:
         assert killed_at is not None
         record = httpx.get(f"{second.url}/api/games/{game}/record", timeout=10).json()
         for hand in record["hands"]:
-            assert verify(hand["commitment"], hand["salt"], hand["deck"])
+            assert check_hand(hand["game"], hand) is None and hand["scheme"] == SCHEME
         final = _state(second, game, tokens[0])
         again = replay(record["hands"], final["rules"])  # every move in order, each by the seat to move
         assert again.over and list(again.scores) == final["scores"]

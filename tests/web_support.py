@@ -159,6 +159,17 @@ def assert_no_leak(raw: str, hidden: set[str], seat: int | None) -> None:
     assert not (cards_in_text(raw) & hidden), f"seat {seat} was sent hidden cards {cards_in_text(raw) & hidden}"
 
 
+def check_hand(game_id: str, hand: dict[str, Any]) -> str | None:
+    """None when a revealed hand of ``fair.SCHEME`` (as ``GET /api/games/{game}/hands/{n}`` gives
+    it) holds: its seed matches the commitment and its deck is the derived one; else what fails."""
+    from cassino.web.fair import SCHEME, verify_deal
+
+    if hand["scheme"] != SCHEME:
+        return f"the hand's scheme is {hand['scheme']!r}, not {SCHEME!r}"
+    given = {c["seat"]: c["value"] for c in hand["contributions"]}
+    return verify_deal(hand["commitment"], game_id, hand["hand"], hand["salt"], given, hand["deck"])
+
+
 def replay(hands: list[dict[str, Any]], rules_json: dict[str, Any]) -> Game:
     """The game the revealed decks and moves of every hand replay to (the engine checks each move)."""
     from cassino.rules import Rules

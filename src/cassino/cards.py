@@ -4,6 +4,12 @@ A card is ``rank * 4 + suit`` with ranks ``A..K`` as 0..12 and suits ``c d h s``
 integer order *is* the canonical order of docs/notation.md and a sorted list of ints prints canonically.
 Sets of cards are plain ints with bit ``card`` set: union, difference and membership are single
 integer operations, which keeps the engine's hot path free of objects.
+
+It is also the one home of the two rules every reader of outside text keeps (cards, moves, rules,
+positions, records, the command line): a number is written with the ASCII digits 0-9 only
+(``ascii_number``, ``foreign_digit``), and a message quotes an input by an excerpt, never whole
+(``excerpt``, ``quoted``). They live here, at the bottom of the engine, because every reader
+imports this module; ``notation`` re-exports them.
 """
 
 from __future__ import annotations
@@ -80,7 +86,7 @@ def parse_card(text: str) -> Card:
         if found is not None:
             return found
     raise CardError(
-        f"{text!r} is not a card: write a rank of {' '.join(RANKS)} then a suit of {' '.join(SUITS)}, e.g. 'Td'"
+        f"{excerpt(text)} is not a card: write a rank of {' '.join(RANKS)} then a suit of {' '.join(SUITS)}, e.g. 'Td'"
     )
 
 
@@ -124,3 +130,75 @@ ROYAL_VALUES: tuple[int, ...] = tuple(r + 1 for r in range(13) for _ in SUITS)
 
 RANK_MASKS: tuple[CardMask, ...] = tuple(sum(1 << (r * 4 + s) for s in range(4)) for r in range(13))
 """``RANK_MASKS[r]``: the four cards of rank ``r``."""
+
+
+# ----------------------------------------------------------------------------------- outside text
+
+EXCERPT_CHARS: Final = 60
+"""How much of a long input an error message quotes."""
+
+NUMBER_DIGITS: Final = 9
+"""The most significant digits a number of the notation may have (every real one has one or two)."""
+
+
+def excerpt(text: str, quote: bool = True, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` as an error message shows it: quoted like ``repr``, and when longer than ``limit``
+    cut to its first characters, ``…`` and its length, so a 5 MB input never floods the screen.
+
+    >>> excerpt("9z")
+    "'9z'"
+    >>> excerpt("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100 characters)"
+    """
+    short = text[:limit]
+    shown = repr(short) if quote else short
+    return shown if len(text) <= limit else f"{shown}… ({len(text)} characters)"
+
+
+def quoted(value: object) -> str:
+    """Any value an error message quotes (a string, or whatever else JSON or a caller gave): its
+    ``repr``, cut like ``excerpt``, so a huge list is as short as a huge string.
+
+    >>> quoted("yes"), quoted(3), quoted(list(range(100)))[-18:]
+    ("'yes'", '3', '… (390 characters)')
+    """
+    return excerpt(value) if isinstance(value, str) else excerpt(repr(value), quote=False)
+
+
+def ascii_number(text: str, huge: int | None = None) -> int | None:
+    """The whole number ``text`` writes with the ASCII digits 0-9, else None. Python's ``int`` and
+    ``str.isdigit`` also take other scripts' digits (Arabic-Indic ``٣``, superscripts), signs,
+    spaces and underscores, which the notation never means as numbers. A number of more than
+    ``NUMBER_DIGITS`` digits (leading zeros aside) gives ``huge`` (None unless given), so ``int``
+    is never asked for one of thousands of digits.
+
+    >>> ascii_number("12"), ascii_number("٣"), ascii_number("+3"), ascii_number("1" * 30, huge=99)
+    (12, None, None, 99)
+    """
+    if not (text.isascii() and text.isdigit()):
+        return None
+    significant = text.lstrip("0")
+    return int(significant or "0") if len(significant) <= NUMBER_DIGITS else huge
+
+
+def foreign_digit(text: str) -> str | None:
+    """The first character of ``text`` that Python counts as a digit but is not one of 0-9
+    (``٣``, ``²``), or None: words of the notation that hold one are refused, not read as numbers.
+
+    >>> foreign_digit("capture 8c ٨: 8d"), foreign_digit("capture 8c 8: 8d")
+    ('٨', None)
+    """
+    if text.isascii():
+        return None
+    return next((ch for ch in text if ch.isdigit() and not ch.isascii()), None)
+
+
+def digit_refusal(text: str) -> str | None:
+    """Why ``text`` cannot be read, if it holds a digit other than 0-9 (``foreign_digit``): the
+    one wording of that refusal, for the reader to put after what it was reading.
+
+    >>> digit_refusal("target=١١")
+    "'١' is not one of the digits 0-9"
+    """
+    digit = foreign_digit(text)
+    return None if digit is None else f"{digit!r} is not one of the digits 0-9"

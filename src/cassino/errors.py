@@ -76,6 +76,11 @@ class StaleGameError(StoreError):
     or a takeback first. Nothing was written; the game is read again from the database."""
 
 
+class StaleDealError(StaleGameError):
+    """A deal whose deck left out a contribution stored meanwhile (by another process): nothing
+    was written; the deal is made again with it."""
+
+
 class ServiceError(CassinoError):
     """A request the web service refuses: an HTTP status and a message naming what was wrong."""
 
@@ -100,6 +105,11 @@ class UndoError(CassinoError):
     message says why, in words for the person."""
 
 
+class NotVerifiedError(CassinoError):
+    """A game file whose deals, moves or scores do not check out: ``cassino verify`` names the
+    first hand and what fails (exit status 1; a file that is no game file at all is a user error)."""
+
+
 class CliError(CassinoError):
     """A user error of the ``cassino`` command: printed as one line on standard error, exit status 2."""
 
@@ -113,10 +123,12 @@ __all__ = [
     "CliError",
     "IllegalMoveError",
     "MoveError",
+    "NotVerifiedError",
     "PositionError",
     "RecordError",
     "RulesError",
     "ServiceError",
+    "StaleDealError",
     "StaleGameError",
     "StoreError",
     "UndoError",

@@ -60,11 +60,6 @@ class Game:
         deck = self._next_deck()
         self._keep(deck, State.new_hand(self.rules, deck, dealer, (0,) * self.rules.sides))
 
-    def queue_deck(self, deck: Sequence[Card]) -> None:
-        """Deal ``deck`` after the decks already waiting, before asking the source: the deck of a
-        hand that was dealt elsewhere (another server process storing the game) and is replayed here."""
-        self._upcoming.insert(0, list(deck))
-
     def _next_deck(self) -> list[Card]:
         """The next deck to deal: a given or taken-back one, else the source's, else a shuffle."""
         if self._upcoming:

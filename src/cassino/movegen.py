@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator
-from itertools import pairwise, product
+from itertools import pairwise
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from .cards import RANK_MASKS, CardMask, format_cards
@@ -55,16 +55,11 @@ from .moves import (
     format_code,
 )
 from .partition import (
-    _CHOICES,
     CARD_SETS_CACHE,
-    FIELD_BITS,
-    FIELD_MASK,
     UP_TO,
     CardSets,
     LazyCardSets,
-    ValueVector,
     card_sets,
-    counts,
     starts_empty,
     vector_of,
 )
@@ -251,19 +246,16 @@ Run: TypeAlias = "Iterator[tuple[str, MoveCode]]"
 """Moves of one head as (table cards' text, code), ascending by the text."""
 
 
-def _plan_run(head: MoveCode, loose: CardMask, vec: ValueVector, part: CardMask) -> Run:
-    """The sets of one value vector of a ``LazyCardSets``, with ``part``, in ascending line order.
+def _group_run(head: MoveCode, group: Iterator[CardMask], part: CardMask) -> Run:
+    """One group of a ``LazyCardSets`` (``by_vector``: the sets of one value vector), with
+    ``part``, in ascending line order.
 
-    They are made as the lazy sets make them (``partition.LazyCardSets.__iter__``): each rank's suit
-    choices in combination order, the lowest rank outermost. Every set of one vector has the same
-    number of cards of each rank, so their lines compare rank by rank, and within a rank by the
-    lowest suit that only one of them holds: exactly that order, which the fixed ``part`` keeps."""
-    choices = []
-    for v, k in counts(vec):
-        shift = FIELD_BITS * (v - 1)
-        choices.append([o << shift for o in _CHOICES[(loose >> shift) & FIELD_MASK][k]])
-    for combo in product(*choices):
-        taken = sum(combo) | part
+    ``by_vector`` promises the group's order: each value's suit choices in combination order, the
+    lowest value outermost, every set with the same number of cards of each rank. So their lines
+    compare rank by rank, and within a rank by the lowest suit that only one of them holds: exactly
+    that order, which the fixed ``part`` keeps."""
+    for cards in group:
+        taken = cards | part
         if taken:
             yield format_cards(taken), head | taken << TABLE_SHIFT
 
@@ -282,7 +274,7 @@ def _family_runs(head: MoveCode, sets: CardSets, parts: tuple[CardMask, ...]) ->
     runs: list[Run] = []
     for part in parts:
         if isinstance(sets, LazyCardSets):
-            runs += [_plan_run(head, sets._loose, vec, part) for vec, _fields in sets._plans]
+            runs += [_group_run(head, group, part) for group in sets.by_vector()]
             continue
         cuts = [0]
         for i, (a, b) in enumerate(pairwise(sets), 1):

@@ -19,11 +19,15 @@ from .cards import (
     Card,
     CardError,
     CardMask,
+    ascii_number,
     card_name,
     cards_of,
+    digit_refusal,
+    excerpt,
     format_cards,
     mask_of,
     parse_card,
+    quoted,
     rank,
 )
 from .errors import MoveError as MoveError
@@ -95,7 +99,7 @@ def check_code(code: MoveCode) -> None:
     """Raise MoveError unless ``code`` is a well-formed move (whether it is legal is the position's
     business): the one check behind ``Move.from_code``, for codes that come from outside."""
     if not isinstance(code, int) or isinstance(code, bool) or code < 0:
-        raise MoveError(f"move code {code!r} is not a non-negative int")
+        raise MoveError(f"move code {quoted(code)} is not a non-negative int")
     kind, card, value, table = code_kind(code), code_card(code), code_value(code), code_table(code)
     if kind not in (TRAIL, CAPTURE, BUILD) or card >= DECK_SIZE or table >> DECK_SIZE:
         raise MoveError(f"move code {code} names no kind, card or table cards (kind {kind}, card {card})")
@@ -111,52 +115,71 @@ def check_code(code: MoveCode) -> None:
         raise MoveError(f"move code {code}: value {value} is not 1..14 (0 only for a court card capturing by pairing)")
 
 
+MAX_MOVE_CHARS: Final = 400
+"""The longest move line read: a canonical line has under 200 characters, spelt leniently under 300."""
+
 _LINE = re.compile(r"^\s*(trail|capture|build)\s+(\S+)\s*(?:\s(\S+?)\s*:\s*(.*?))?\s*$", re.IGNORECASE)
 
 
 def parse_code(text: str) -> MoveCode:
-    """Read a move line; lenient on spacing, case and card order, strict on content."""
+    """Read a move line; lenient on spacing, case and card order, strict on content. Outside text
+    is safe to give it: a line too long to be a move, or a number in other digits than 0-9
+    (``int`` would read ``٨`` as 8), is refused, and every message quotes the line by an excerpt.
+
+    >>> format_code(parse_code("Capture 8C 8: 5d, 3h"))
+    'capture 8c 8: 3h 5d'
+    >>> parse_code("capture 8c ٨: 8d")
+    Traceback (most recent call last):
+    ...
+    cassino.errors.MoveError: in move 'capture 8c ٨: 8d': '٨' is not one of the digits 0-9
+    """
+    if len(text) > MAX_MOVE_CHARS:
+        raise MoveError(f"{excerpt(text)} is not a move: a move line has at most {MAX_MOVE_CHARS} characters")
+    refusal = digit_refusal(text)
+    if refusal is not None:
+        raise MoveError(f"in move {excerpt(text)}: {refusal}")
     m = _LINE.match(text)
     if not m:
         raise MoveError(
-            f"{text!r} is not a move: write 'trail CARD', 'capture CARD VALUE: CARDS' or 'build CARD VALUE: CARDS'"
+            f"{excerpt(text)} is not a move: write 'trail CARD', 'capture CARD VALUE: CARDS' or 'build CARD VALUE: CARDS'"
         )
     kind_word, card_text, value_text, cards_text = m.groups()
     kind = KIND_NAMES.index(kind_word.lower())
     try:
         card = parse_card(card_text)
     except CardError as exc:
-        raise MoveError(f"in move {text!r}: {exc}") from None
+        raise MoveError(f"in move {excerpt(text)}: {exc}") from None
     if kind == TRAIL:
         if value_text is not None:
-            raise MoveError(f"in move {text!r}: a trail takes nothing, so it has no value and no cards")
+            raise MoveError(f"in move {excerpt(text)}: a trail takes nothing, so it has no value and no cards")
         return encode(TRAIL, card, 0, 0)
     if value_text is None:
         raise MoveError(
-            f"in move {text!r}: a {kind_word.lower()} needs a value and cards, e.g. '{kind_word.lower()} {card_name(card)} 8: 5s'"
+            f"in move {excerpt(text)}: a {kind_word.lower()} needs a value and cards, e.g. '{kind_word.lower()} {card_name(card)} 8: 5s'"
         )
-    if value_text.isdigit():
-        value = int(value_text)
-        if not 1 <= value <= HIGHEST_VALUE:
-            raise MoveError(f"in move {text!r}: the value must be 1..14, got {value}")
+    number = ascii_number(value_text, huge=HIGHEST_VALUE + 1)
+    if number is not None:
+        if not 1 <= number <= HIGHEST_VALUE:
+            raise MoveError(f"in move {excerpt(text)}: the value must be 1..14, got {excerpt(value_text, quote=False)}")
+        value = number
     elif value_text.upper() == RANKS[rank(card)] and kind == CAPTURE and rank(card) >= JACK:
         value = 0
     else:
         raise MoveError(
-            f"in move {text!r}: {value_text!r} is not a value (a number 1..14, or the rank letter of a court card capturing by pairing)"
+            f"in move {excerpt(text)}: {excerpt(value_text)} is not a value (a number 1..14, or the rank letter of a court card capturing by pairing)"
         )
     words = cards_text.replace(",", " ").split()
     if not words:
-        raise MoveError(f"in move {text!r}: no table cards named after the ':'")
+        raise MoveError(f"in move {excerpt(text)}: no table cards named after the ':'")
     try:
         taken = [parse_card(w) for w in words]
     except CardError as exc:
-        raise MoveError(f"in move {text!r}: {exc}") from None
+        raise MoveError(f"in move {excerpt(text)}: {exc}") from None
     table = mask_of(taken)
     if table.bit_count() != len(taken):
-        raise MoveError(f"in move {text!r}: a table card is named twice")
+        raise MoveError(f"in move {excerpt(text)}: a table card is named twice")
     if table >> card & 1:
-        raise MoveError(f"in move {text!r}: the played card {card_name(card)} cannot also be a table card")
+        raise MoveError(f"in move {excerpt(text)}: the played card {card_name(card)} cannot also be a table card")
     return encode(kind, card, value, table)
 
 

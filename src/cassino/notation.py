@@ -1,13 +1,13 @@
 """Positions as JSON (docs/notation.md): a lenient reader that rejects inconsistent positions with a
 message naming the problem, and a canonical writer; and the guards every reader of outside text
-shares (files, numbers, moves, excerpts of long inputs in messages)."""
+shares: files here, and, re-exported from the lower modules that apply them themselves, numbers in
+the digits 0-9 and excerpts of long inputs in messages (``cards``) and move lines (``moves``)."""
 
 from __future__ import annotations
 
 import codecs
 import errno
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any, BinaryIO, Final
@@ -15,16 +15,23 @@ from typing import Any, BinaryIO, Final
 from .cards import (
     CARD_NAMES,
     DECK_SIZE,
+    EXCERPT_CHARS,
     FULL_DECK,
+    NUMBER_DIGITS,
     Card,
     CardError,
     CardMask,
+    ascii_number,
     card_name,
     cards_of,
+    digit_refusal,
+    excerpt,
+    foreign_digit,
     parse_card,
+    quoted,
 )
-from .errors import MoveError, PositionError
-from .moves import MoveCode, parse_code
+from .errors import PositionError
+from .moves import MAX_MOVE_CHARS, MoveCode, parse_code
 from .partition import UNIT, is_splittable
 from .rules import Rules, RulesError
 from .scoring import score_hand
@@ -59,66 +66,12 @@ def dumps_position(state: State) -> str:
 
 # ----------------------------------------------------------------------------------- outside text
 
-EXCERPT_CHARS: Final = 60
-"""How much of a long input an error message quotes."""
-
 MAX_TEXT_BYTES: Final = 16 * 2**20
 """The largest file (or standard input) a command reads: positions and records take kilobytes, so
 more is a mistake, and reading it whole could exhaust the memory."""
 
-MAX_MOVE_CHARS: Final = 400
-"""The longest move line read: a canonical line has under 200 characters, spelt leniently under 300."""
-
 PATH_CHARS: Final = 120
 """How much of a file name a message quotes: real ones are shorter, whole, a 5 MB argument is not."""
-
-NUMBER_DIGITS: Final = 9
-"""The most significant digits a number of the notation may have (every real one has one or two)."""
-
-
-def excerpt(text: str, quote: bool = True, limit: int = EXCERPT_CHARS) -> str:
-    """``text`` as an error message shows it: quoted like ``repr``, and when longer than ``limit``
-    cut to its first characters, ``…`` and its length, so a 5 MB input never floods the screen.
-
-    >>> excerpt("9z")
-    "'9z'"
-    >>> excerpt("x" * 100)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100 characters)"
-    """
-    short = text[:limit]
-    shown = repr(short) if quote else short
-    return shown if len(text) <= limit else f"{shown}… ({len(text)} characters)"
-
-
-def shortened(message: str, *inputs: object) -> str:
-    """A lower layer's message (which quotes its inputs whole, with ``repr``) with the quote of each
-    long input cut to an excerpt: the messages of cards, moves and rules stay as they are otherwise."""
-    for item in inputs:
-        quoted = repr(item)
-        if len(quoted) > EXCERPT_CHARS + 2:
-            message = message.replace(quoted, excerpt(item) if isinstance(item, str) else excerpt(quoted, False))
-    return message
-
-
-def ascii_number(text: str, huge: int | None = None) -> int | None:
-    """The whole number ``text`` writes with the ASCII digits 0-9, else None. Python's ``int`` and
-    ``str.isdigit`` also take other scripts' digits (Arabic-Indic ``٣``, superscripts), signs,
-    spaces and underscores, which the notation never means as numbers. A number of more than
-    ``NUMBER_DIGITS`` digits (leading zeros aside) gives ``huge`` (None unless given).
-
-    >>> ascii_number("12"), ascii_number("٣"), ascii_number("+3"), ascii_number("1" * 30, huge=99)
-    (12, None, None, 99)
-    """
-    if not (text.isascii() and text.isdigit()):
-        return None
-    significant = text.lstrip("0")
-    return int(significant or "0") if len(significant) <= NUMBER_DIGITS else huge
-
-
-def foreign_digit(text: str) -> str | None:
-    """The first character of ``text`` that Python counts as a digit but is not one of 0-9
-    (``٣``, ``²``), or None: words of the notation that hold one are refused, not read as numbers."""
-    return next((ch for ch in text if ch.isdigit() and not ch.isascii()), None)
 
 
 def read_text(path: str | Path | None) -> str:
@@ -158,25 +111,11 @@ def read_text(path: str | Path | None) -> str:
         ) from None
 
 
-_LONG_NUMBER = re.compile(r"[0-9]{3,}")
-"""Three digits or more: no value (1..14) or card (``10c``) of a move has as many."""
-
-
 def read_move(text: str) -> MoveCode:
-    """``moves.parse_code`` for outside text: a line too long to be a move, or a number in other
-    digits than 0-9, is refused, and the message quotes a long input by an excerpt."""
-    if len(text) > MAX_MOVE_CHARS:
-        raise MoveError(f"{excerpt(text)} is not a move: a move line has at most {MAX_MOVE_CHARS} characters")
-    digit = foreign_digit(text)
-    if digit is not None:
-        raise MoveError(f"in move {excerpt(text)}: {digit!r} is not one of the digits 0-9")
-    long_number = _LONG_NUMBER.search(text)
-    if long_number:
-        raise MoveError(f"in move {excerpt(text)}: the value must be 1..14, got {excerpt(long_number[0], False)}")
-    try:
-        return parse_code(text)
-    except MoveError as exc:
-        raise MoveError(shortened(str(exc), text, *text.replace(",", " ").split())) from None
+    """A move line of outside text: ``moves.parse_code``, which applies every guard itself (a line
+    of at most ``MAX_MOVE_CHARS``, numbers in the digits 0-9, long inputs quoted by an excerpt);
+    kept as the name the readers of outside text call."""
+    return parse_code(text)
 
 
 def _shown(value: Any) -> str:
@@ -220,7 +159,7 @@ def _card(text: Any, where: str) -> Card:
     try:
         return parse_card(text)
     except CardError as exc:
-        raise PositionError(f"{where}: {shortened(str(exc), text)}") from None
+        raise PositionError(f"{where}: {exc}") from None
 
 
 def _int(data: dict[str, Any], key: str, default: int | None, low: int, high: int) -> int | None:
@@ -283,8 +222,7 @@ def position_from_json(data: Any) -> State:
     try:
         rules = Rules.from_json(raw_rules)
     except RulesError as exc:
-        quoted = [*raw_rules, *raw_rules.values()] if isinstance(raw_rules, dict) else []
-        raise PositionError(f"rules: {shortened(str(exc), *quoted)}") from None
+        raise PositionError(f"rules: {exc}") from None
     n = rules.players
     dealer = _int(data, "dealer", 0, 0, n - 1)
     to_move = _int(data, "to_move", None, 0, n - 1)
@@ -391,16 +329,18 @@ __all__ = [
     "EXCERPT_CHARS",
     "MAX_MOVE_CHARS",
     "MAX_TEXT_BYTES",
+    "NUMBER_DIGITS",
     "PATH_CHARS",
     "PositionError",
     "ascii_number",
+    "digit_refusal",
     "dumps_position",
     "excerpt",
     "foreign_digit",
     "position_from_json",
     "position_to_json",
+    "quoted",
     "read_move",
     "read_position_text",
     "read_text",
-    "shortened",
 ]

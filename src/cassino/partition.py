@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import combinations, islice, product
+from itertools import chain, combinations, islice, product
 from typing import Final, TypeAlias
 
 from .cards import CardMask
@@ -207,14 +207,28 @@ class LazyCardSets:
         return any(v == vec for v, _fields in self._plans)
 
     def __iter__(self) -> Iterator[CardMask]:
+        return chain.from_iterable(self.by_vector())
+
+    def by_vector(self) -> list[Iterator[CardMask]]:
+        """The sets in groups, one fresh iterator per value vector, in the order iteration gives
+        them (iteration is these groups one after another); nothing is made until one is read.
+
+        For consumers that stream the sets in another order without making them all, as
+        ``movegen.iter_sorted_moves`` does by merging the groups as sorted runs. What they may rely
+        on: the sets of one group hold the same number of cards of each value, and come in
+        ``itertools.product`` order over the group's values, the lowest value outermost, each
+        value's choice of suits in ``itertools.combinations`` order of the suits present."""
+        return [self._sets_of(vec) for vec, _fields in self._plans]
+
+    def _sets_of(self, vec: ValueVector) -> Iterator[CardMask]:
+        """The sets of ``loose`` with exactly the value counts of ``vec``, one at a time."""
         loose = self._loose
-        for vec, _fields in self._plans:
-            choices = []
-            for v, k in counts(vec):
-                shift = FIELD_BITS * (v - 1)
-                choices.append([o << shift for o in _CHOICES[(loose >> shift) & FIELD_MASK][k]])
-            for combo in product(*choices):
-                yield sum(combo)
+        choices = []
+        for v, k in counts(vec):
+            shift = FIELD_BITS * (v - 1)
+            choices.append([o << shift for o in _CHOICES[(loose >> shift) & FIELD_MASK][k]])
+        for combo in product(*choices):
+            yield sum(combo)
 
 
 CardSets: TypeAlias = "tuple[CardMask, ...] | LazyCardSets"

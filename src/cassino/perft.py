@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .movegen import count_moves, iter_sorted_moves
+from .movegen import count_moves, iter_moves, iter_sorted_moves
 from .state import State
 
 
@@ -26,11 +26,22 @@ def perft(state: State, depth: int) -> int:
         return 1
     if depth > moves_left(state):
         return 0
-    return _perft(state, depth)
+    if depth == 1:
+        return count_moves(state)
+    # The root's moves are streamed (iter_moves), not listed: on a table of millions of moves the
+    # list alone would take gigabytes, while a search below each move needs only the families.
+    total = 0
+    for code in iter_moves(state):
+        state.push(code)
+        total += _perft(state, depth - 1)
+        state.pop()
+    return total
 
 
 def _perft(state: State, depth: int) -> int:
-    """``perft`` for ``1 <= depth``, without its checks (the hot path)."""
+    """``perft`` for ``1 <= depth``, without its checks (the hot path). Below the root each level
+    lists its moves (``legal_codes``): on the usual tables of tens of moves a list is faster than a
+    stream, by some per cent of the whole count when every level streamed."""
     if depth == 1:
         return count_moves(state)
     codes = state.legal_codes()

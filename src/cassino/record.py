@@ -36,12 +36,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import FULL_DECK, Card, CardError, card_name, cards_of, is_full_deck, mask_of, parse_card
+from .cards import (
+    FULL_DECK,
+    Card,
+    CardError,
+    ascii_number,
+    card_name,
+    cards_of,
+    excerpt,
+    is_full_deck,
+    mask_of,
+    parse_card,
+)
 from .errors import IllegalMoveError
 from .errors import RecordError as RecordError
 from .game import Game
 from .moves import MoveCode, MoveError, format_code
-from .notation import ascii_number, excerpt, foreign_digit, read_move, shortened
+from .notation import read_move
 from .rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules, parse_option
 
 TAG_ORDER = (
@@ -183,14 +194,10 @@ def _parse_options(text: str, line: int, problems: list[tuple[int, str]]) -> dic
     if text.strip() in ("", "-"):
         return out
     for word in text.split():
-        digit = foreign_digit(word)
-        if digit is not None:
-            problems.append((line, f"option {excerpt(word)}: {digit!r} is not one of the digits 0-9"))
-            continue
         try:
             name, value = parse_option(word)
         except RulesError as exc:
-            problems.append((line, shortened(str(exc), word)))
+            problems.append((line, str(exc)))
             continue
         out[name] = value
     return out
@@ -224,7 +231,7 @@ def _read_rules(tags: dict[str, str], tag_lines: dict[str, int], problems: list[
         return make_rules(preset, players=count, partnerships=partnerships == "true", **options)
     except RulesError as exc:
         line = tag_lines.get("Options", tag_lines.get("Preset", 0))
-        problems.append((line, f"rules: {shortened(str(exc), *options.values())}"))
+        problems.append((line, f"rules: {exc}"))
         return Rules()
 
 
@@ -286,7 +293,7 @@ def read_record(text: str) -> GameRecord:
                 try:
                     cards.append(parse_card(w))
                 except CardError as exc:
-                    problems.append((number, shortened(str(exc), w)))
+                    problems.append((number, str(exc)))
             if not is_full_deck(cards) and len(cards) == len(line.split()) - 1:
                 missing = cards_of(FULL_DECK & ~mask_of(cards))
                 dup = sorted({c for c in cards if cards.count(c) > 1})

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from .cards import CLASSIC_VALUES, ROYAL_VALUES
+from .cards import CLASSIC_VALUES, NUMBER_DIGITS, ROYAL_VALUES, ascii_number, digit_refusal, excerpt, quoted
 from .errors import RulesError as RulesError
 
 CourtCapture = Literal["one", "all", "one_or_three"]
@@ -103,11 +103,11 @@ class Rules:
         if not isinstance(data, dict):
             raise RulesError(f"rules must be an object, got {type(data).__name__}")
         preset = data.get("preset", "classic")
-        if preset not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise RulesError(f"unknown preset {quoted(preset)}: choose one of {', '.join(PRESETS)}")
         unknown = [k for k in data if k not in ("preset", "players", "partnerships") and k not in OPTION_NAMES]
         if unknown:
-            raise RulesError(f"unknown rule option {unknown[0]!r}: known options are {', '.join(OPTION_NAMES)}")
+            raise RulesError(f"unknown rule option {quoted(unknown[0])}: known options are {', '.join(OPTION_NAMES)}")
         changes = {k: v for k, v in data.items() if k != "preset"}
         return make_rules(preset, **changes)
 
@@ -190,12 +190,12 @@ class Option:
         """Raise RulesError when a value is not of the option's kind."""
         if self.type == "choice":
             if value not in self.choices:
-                raise RulesError(f"{self.name} must be one of {', '.join(self.choices)}, got {value!r}")
+                raise RulesError(f"{self.name} must be one of {', '.join(self.choices)}, got {quoted(value)}")
         elif self.type == "int":
             if type(value) is not int or (self.minimum is not None and value < self.minimum):
-                raise RulesError(f"{self.name} must be a positive whole number of points, got {value!r}")
+                raise RulesError(f"{self.name} must be a positive whole number of points, got {quoted(value)}")
         elif type(value) is not bool:
-            raise RulesError(f"{self.name} must be true or false, got {value!r}")
+            raise RulesError(f"{self.name} must be true or false, got {quoted(value)}")
 
 
 _HINTS = get_type_hints(Rules)
@@ -259,18 +259,34 @@ OPTION_NAMES: tuple[str, ...] = tuple(o.name for o in OPTIONS)
 def parse_option(text: str) -> tuple[str, OptionValue]:
     """``name=value`` with value read as a bool, an int or a word: the one way options are written
     as text, by the command line, the record's Options tag and OpenSpiel's parameters. The name and
-    the value's kind are left to ``make_rules``, so every writer gets the same errors."""
+    the value's kind are left to ``make_rules``, so every writer gets the same errors. Numbers are
+    written with the digits 0-9 (``int`` would read ``١١`` as 11): text holding another digit, or a
+    number of more than ``NUMBER_DIGITS`` digits, is refused here, quoted by an excerpt.
+
+    >>> parse_option("target=31"), parse_option("sweeps=no"), parse_option("scoring = spade")
+    (('target', 31), ('sweeps', False), ('scoring', 'spade'))
+    >>> parse_option("target=١١")
+    Traceback (most recent call last):
+    ...
+    cassino.errors.RulesError: option 'target=١١': '١' is not one of the digits 0-9
+    """
     if "=" not in text:
-        raise RulesError(f"option {text!r} must be written NAME=VALUE, e.g. sweeps=false")
+        raise RulesError(f"option {excerpt(text)} must be written NAME=VALUE, e.g. sweeps=false")
+    refusal = digit_refusal(text)
+    if refusal is not None:
+        raise RulesError(f"option {excerpt(text)}: {refusal}")
     name, raw = (s.strip() for s in text.split("=", 1))
     low = raw.lower()
     value: OptionValue
+    number = ascii_number(raw, huge=-1)
     if low in ("true", "yes", "on"):
         value = True
     elif low in ("false", "no", "off"):
         value = False
-    elif raw.isdigit():
-        value = int(raw)
+    elif number == -1:
+        raise RulesError(f"option {excerpt(text)}: a number of more than {NUMBER_DIGITS} digits is too large")
+    elif number is not None:
+        value = number
     else:
         value = raw
     return name, value
@@ -278,12 +294,12 @@ def parse_option(text: str) -> tuple[str, OptionValue]:
 
 def validate(rules: Rules) -> None:
     """Raise RulesError naming the first option that is wrong, or the rule a combination breaks."""
-    if rules.preset not in _PRESET_OPTIONS:
-        raise RulesError(f"unknown preset {rules.preset!r}: choose one of {', '.join(_PRESET_OPTIONS)}")
+    if not isinstance(rules.preset, str) or rules.preset not in _PRESET_OPTIONS:
+        raise RulesError(f"unknown preset {quoted(rules.preset)}: choose one of {', '.join(_PRESET_OPTIONS)}")
     if type(rules.players) is not int or rules.players not in PLAYER_COUNTS:
-        raise RulesError(f"players must be 2, 3 or 4, got {rules.players!r}")
+        raise RulesError(f"players must be 2, 3 or 4, got {quoted(rules.players)}")
     if type(rules.partnerships) is not bool:
-        raise RulesError(f"partnerships must be true or false, got {rules.partnerships!r}")
+        raise RulesError(f"partnerships must be true or false, got {quoted(rules.partnerships)}")
     for option in OPTIONS:
         option.check(getattr(rules, option.name))
     if rules.partnerships and rules.players != PARTNERSHIP_PLAYERS:
@@ -313,11 +329,11 @@ def make_rules(preset: str = "classic", **options: Any) -> Rules:
     ...
     cassino.errors.RulesError: sweeps must be true or false, got 'yes'
     """
-    if preset not in _PRESET_OPTIONS:
-        raise RulesError(f"unknown preset {preset!r}: choose one of {', '.join(_PRESET_OPTIONS)}")
+    if not isinstance(preset, str) or preset not in _PRESET_OPTIONS:
+        raise RulesError(f"unknown preset {quoted(preset)}: choose one of {', '.join(_PRESET_OPTIONS)}")
     for name in options:
         if name not in OPTION_NAMES and name not in ("players", "partnerships"):
-            raise RulesError(f"unknown rule option {name!r}: known options are {', '.join(OPTION_NAMES)}")
+            raise RulesError(f"unknown rule option {quoted(name)}: known options are {', '.join(OPTION_NAMES)}")
     merged: dict[str, Any] = {**_PRESET_OPTIONS[preset], **options}
     return Rules(preset=preset, **merged)
 

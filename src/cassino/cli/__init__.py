@@ -25,6 +25,7 @@ from ..terminal.plain import run_plain
 from ..terminal.replay import run_check, run_replay
 from .arena import ArenaUsageError, add_arena_arguments, run_arena_command
 from .play import add_play_arguments, new_game_from_args, session_from_args, wants_plain
+from .verify import run_verify
 
 __all__ = ["CliError", "build_parser", "main"]
 
@@ -159,6 +160,13 @@ def cmd_record_check(args: argparse.Namespace) -> None:
         raise CliError(f"{bad} of {len(args.files)} records did not check out: see their problems on standard output")
 
 
+def cmd_verify(args: argparse.Namespace) -> None:
+    """Check a finished web game's record file end to end: a line per hand, then the verdict;
+    status 1 when something does not verify (a file that is not such a record: status 2)."""
+    if not run_verify(args.file, args.mine):
+        raise SystemExit(1)
+
+
 def cmd_arena(args: argparse.Namespace) -> None:
     """Play a match or round robin between computer players and report it."""
     try:
@@ -237,6 +245,17 @@ def build_parser() -> argparse.ArgumentParser:
     r = rsub.add_parser("check", help="validate records move by move")
     r.add_argument("files", type=Path, nargs="+", metavar="FILE")
     r.set_defaults(func=cmd_record_check)
+
+    p = sub.add_parser("verify", help="check a finished web game's deals, moves and scores end to end")
+    p.add_argument("file", metavar="FILE", help="the JSON of GET /api/games/ID/record, or - for standard input")
+    p.add_argument(
+        "--mine",
+        action="append",
+        default=[],
+        metavar="HAND:SEAT:VALUE",
+        help="check that the contribution you sent for a hand and seat (64 hex digits) is the one used (repeatable)",
+    )
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("arena", help="matches and round-robin tournaments between computer players")
     add_arena_arguments(p)

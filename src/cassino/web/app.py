@@ -336,6 +336,13 @@ def create_app(
     async def list_games() -> dict[str, Any]:
         return {"games": service.store.recent()}
 
+    @app.post("/api/deals", status_code=201)
+    async def new_deal(request: Request) -> dict[str, Any]:
+        body = await request.body()
+        if body.strip() and parse_json(body):
+            raise ServiceError(400, "a new deal takes no fields: send no body, or {}")
+        return service.new_deal(client=client_of(request))
+
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, Any]:
         live, tokens, invites = service.create(await _json_body(request), client=client_of(request))
@@ -386,6 +393,13 @@ def create_app(
         token = _token(request)
         service.press_next(game_id, token)
         live = service.get(game_id)
+        return state_payload(live, service.seat_of(live, token))
+
+    @app.post("/api/games/{game_id}/contribute")
+    async def post_contribution(game_id: str, request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        token = _token(request)
+        live = service.contribute(game_id, token, body.get("hand"), body.get("value"), client=client_of(request))
         return state_payload(live, service.seat_of(live, token))
 
     @app.post("/api/games/{game_id}/undo")
@@ -483,6 +497,8 @@ async def _serve_socket(
                         sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 elif kind == "undo":
                     service.undo(live.id, token, client=client)
+                elif kind == "contribute":
+                    service.contribute(live.id, token, message.get("hand"), message.get("value"), client=client)
                 elif kind == "hint":
                     later("hint", service.hint(live.id, token))
                 elif kind == "coach":
@@ -494,7 +510,8 @@ async def _serve_socket(
                     sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 else:
                     raise ServiceError(
-                        400, "message type must be 'move', 'next', 'undo', 'hint', 'coach', 'lessons' or 'state'"
+                        400,
+                        "message type must be 'move', 'next', 'undo', 'contribute', 'hint', 'coach', 'lessons' or 'state'",
                     )
             except ServiceError as exc:
                 refused(exc)

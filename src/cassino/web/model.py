@@ -18,14 +18,47 @@ from ..moves import MoveCode
 from ..players import Player
 from ..rules import Rules
 from ..view import View
-from .fair import secure_deck
+from .fair import derive_deck, secure_deck, seed_commitment
 from .store import HandRow
 
 
-def server_game(rules: Rules, decks: list[list[Card]]) -> Game:
-    """A game on the stored decks whose new decks come from the system's random source, never
-    from a seed."""
-    return Game(rules, decks=decks, deck_source=secure_deck)
+@dataclass
+class NextDeal:
+    """The hand to be dealt next under ``fair.SCHEME``: its committed seed and the contributions
+    taken so far."""
+
+    hand: int
+    seed: str
+    contributions: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def commitment(self) -> str:
+        """What is published of it before it is dealt."""
+        return seed_commitment(self.seed)
+
+
+@dataclass
+class Dealer:
+    """Where a live game's next deck comes from: derived from ``next`` (the committed seed and the
+    contributions), or for a game begun before the scheme, from the system's random source."""
+
+    game_id: str
+    next: NextDeal | None = None
+    used: NextDeal | None = None
+    """The deal the last deck came from (its contributions are what the deck used)."""
+
+    def deck(self) -> list[Card]:
+        """The next hand's deck (``Game`` asks when a hand ends)."""
+        self.used = self.next
+        if self.next is None:
+            return secure_deck()
+        return derive_deck(self.game_id, self.next.hand, self.next.seed, self.next.contributions)
+
+
+def server_game(rules: Rules, decks: list[list[Card]], dealer: Dealer | None = None) -> Game:
+    """A game on the stored decks whose new decks come from ``dealer`` (by default, from the
+    system's random source, never from a seed)."""
+    return Game(rules, decks=decks, deck_source=secure_deck if dealer is None else dealer.deck)
 
 
 @dataclass
@@ -113,6 +146,10 @@ class LiveGame:
     """When the game was last moved, or created (epoch seconds): what its expiry counts from."""
     abandoned: str = ""
     """Why the game can no longer be played ("" while it can): its computer players do not move."""
+    dealer: Dealer | None = None
+    """Where the next deck comes from (``server_game`` was given it)."""
+    contributions: dict[int, dict[int, str]] = field(default_factory=dict)
+    """The people's contributions to each hand dealt, by hand then seat."""
     stale: bool = False
     """True when the database may hold more than this copy (a write failed mid-way, or a change
     another process announced could not be read): it is read again before it is next used."""
@@ -120,7 +157,8 @@ class LiveGame:
     def adopt(self, fresh: LiveGame) -> None:
         """Take the position of ``fresh`` (the same game rebuilt from the store), keeping this copy's
         watchers, teaching state and tasks, which hold on to this object."""
-        for name in ("rules", "game", "seats", "hands", "ply", "deal_ply", "counting", "ready", "deadline"):
+        fields = ("rules", "game", "seats", "hands", "ply", "deal_ply", "counting", "ready", "deadline", "dealer")
+        for name in (*fields, "contributions"):
             setattr(self, name, getattr(fresh, name))
         self.last_move, self.abandoned, self.stale = fresh.last_move, fresh.abandoned, False
         self.epoch += 1  # a computer player thinking about the old position must not play

@@ -135,6 +135,14 @@ def _between_hands(live: LiveGame) -> dict[str, Any]:
     return parts
 
 
+def _next_deal(live: LiveGame) -> dict[str, Any] | None:
+    """The next hand's published commitment and who has contributed to it (``fair.SCHEME``)."""
+    deal = live.dealer.next if live.dealer is not None and not live.over else None
+    if deal is None:
+        return None
+    return {"hand": deal.hand, "commitment": deal.commitment, "contributed": sorted(deal.contributions)}
+
+
 def public_payload(live: LiveGame) -> dict[str, Any]:
     """What everyone may see, a spectator's payload: no hand, no legal moves. During the count
     between hands (``phase``) the table is already the next hand's, but nothing may be played."""
@@ -150,6 +158,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "status": "over" if live.over else "playing",
         "phase": live.phase,
         "abandoned": live.abandoned or None,
+        "next_deal": _next_deal(live),
         "ready": sorted(live.ready),
         "waiting_for": live.waiting_for,
         "next_deadline": live.deadline,

@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import logging
 import math
+import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine
@@ -43,10 +44,32 @@ from ..record import record_of_game, write_record
 from ..rules import Rules, RulesError, make_rules
 from ..view import View, view_of
 from . import teaching, thinking
-from .fair import commitment, deck_text, new_salt, parse_deck, secure_deck
-from .model import LiveGame, Seat, Subscriber, server_game
+from .fair import (
+    LEGACY,
+    SCHEME,
+    commitment,
+    deck_text,
+    derive_deck,
+    is_value,
+    new_salt,
+    new_seed,
+    parse_deck,
+    seed_commitment,
+)
+from .model import Dealer, LiveGame, NextDeal, Seat, Subscriber, server_game
 from .payloads import encode, public_payload, replay_frames, state_payload
-from .store import HandRow, InviteRow, Listener, MoveRow, SeatRow, StaleGameError, Store, StoredGame, StoreError
+from .store import (
+    HandRow,
+    InviteRow,
+    Listener,
+    MoveRow,
+    SeatRow,
+    StaleDealError,
+    StaleGameError,
+    Store,
+    StoredGame,
+    StoreError,
+)
 from .thinking import Thinkers
 
 log = logging.getLogger("cassino.web")
@@ -78,7 +101,9 @@ def _check_name(value: Any, field_name: str, default: str) -> str:
     return value.strip() or default
 
 
-_CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats", "listed", "next_hand_after")
+_CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats", "listed", "next_hand_after", "deal")
+_DEAL_FIELDS = ("id", "contribution")
+_TICKET = re.compile(r"[0-9a-f]{32}")
 _SEAT_FIELDS = ("kind", "name", "bot")
 _CLAIM_FIELDS = ("invite", "name")
 MAX_NEXT_AFTER = 3600
@@ -236,6 +261,7 @@ class GameService:
         self.expire_after = expire_after
         self.clock = clock
         self.create_limit = RateLimit(create_rate, "new games", clock)
+        self.deal_limit = RateLimit(create_rate, "new deals", clock)
         self.move_limit = RateLimit(move_rate, "moves", clock)
         self.games: dict[str, LiveGame] = {}
         self.on_change: Callable[[LiveGame], None] | None = None
@@ -326,17 +352,60 @@ class GameService:
                 raise ServiceError(400, f"seats[{i}].kind must be 'human' or 'bot', not {kind!r}")
         listed = listed_in if listed_in is not None else len(tokens) + len(invites) <= 1
         game_id = secrets.token_hex(8)
-        deck = secure_deck()
-        salt = new_salt()
-        first = HandRow(1, deck_text(deck), salt, commitment(salt, deck))
-        invite_rows = [InviteRow(s.seat, s.invite_hash) for s in seats if s.invite_hash]
         now = self.clock()
-        self.store.create_game(game_id, rules.to_json(), rows, first, invite_rows, listed, next_after, now)
-        live = LiveGame(game_id, rules, server_game(rules, [deck]), seats, [first], 0, now, listed, next_after)
+        first_seed, given = self._first_deal(body.get("deal"), tokens, now)
+        deck = derive_deck(game_id, 1, first_seed, given)
+        first = HandRow(1, deck_text(deck), first_seed, seed_commitment(first_seed))
+        dealer = Dealer(game_id, NextDeal(2, new_seed()))
+        assert dealer.next is not None
+        invite_rows = [InviteRow(s.seat, s.invite_hash) for s in seats if s.invite_hash]
+        seeds = {1: first_seed, 2: dealer.next.seed}
+        self.store.create_game(
+            game_id, rules.to_json(), rows, first, invite_rows, listed, next_after, now, seeds, given
+        )
+        game = server_game(rules, [deck], dealer)
+        live = LiveGame(game_id, rules, game, seats, [first], 0, now, listed, next_after, dealer=dealer)
+        live.contributions[1] = given
         live.last_move = now
         self.games[game_id] = live
         self._schedule_bots(live)
         return live, tokens, invites
+
+    def _first_deal(self, spec: Any, tokens: dict[int, str], now: float) -> tuple[str, dict[int, str]]:
+        """The first hand's seed and contributions: a ticket's seed (committed before this request)
+        with the creator's contribution, or without a ticket a seed drawn now and none."""
+        if spec is None:
+            return new_seed(), {}
+        if not isinstance(spec, dict):
+            raise ServiceError(400, 'deal must be {"id": ..., "contribution": ...}, the id from POST /api/deals')
+        _known_fields(spec, _DEAL_FIELDS, "deal")
+        ticket, value = spec.get("id"), spec.get("contribution")
+        if not isinstance(ticket, str) or not _TICKET.fullmatch(ticket):
+            raise ServiceError(400, "deal.id must be the id POST /api/deals answered (32 lower-case hex digits)")
+        if not is_value(value):
+            raise ServiceError(400, "deal.contribution must be 64 lower-case hex digits (32 random bytes)")
+        if not tokens:
+            raise ServiceError(
+                400, "only a person's seat contributes to a deal, and every seat here is a computer player's"
+            )
+        seed = self.store.take_ticket(ticket, now)
+        if seed is None:
+            raise ServiceError(
+                410, f"deal {ticket} is unknown, used or more than an hour old: ask POST /api/deals for another"
+            )
+        return seed, {min(tokens): value}
+
+    def new_deal(self, client: str = "") -> dict[str, Any]:
+        """A seed for a game's first hand, committed before the game exists: the page creates the
+        game with its id and its own contribution (``deal`` in the create request)."""
+        self.deal_limit.take(client)
+        ticket, seed = secrets.token_hex(16), new_seed()
+        try:
+            self.store.new_ticket(ticket, seed, self.clock())
+        except Exception as exc:
+            log.error("a deal ticket could not be stored: %s", exc)
+            raise ServiceError(503, "the deal could not be prepared (the database refused): try again") from None
+        return {"deal": ticket, "hand": 1, "commitment": seed_commitment(seed)}
 
     def get(self, game_id: str) -> LiveGame:
         """The live game, loaded from the store if need be (its computer players resume then, unless
@@ -384,7 +453,11 @@ class GameService:
         """Replay the stored moves through the engine on the stored decks; a hand dealt but not yet
         begun (after the first) is in its count again, with the presses of next stored."""
         rules = Rules.from_json(stored.rules)
-        game = server_game(rules, [parse_deck(h.deck) for h in stored.hands])
+        dealer = Dealer(stored.id)
+        number = len(stored.hands) + 1
+        if number in stored.seeds:
+            dealer.next = NextDeal(number, stored.seeds[number], dict(stored.contributions.get(number, {})))
+        game = server_game(rules, [parse_deck(h.deck) for h in stored.hands], dealer)
         deal_ply = 0
         for row in stored.moves:
             if game.state.to_move != row.seat:
@@ -415,6 +488,8 @@ class GameService:
             deal_ply=deal_ply,
             last_move=self.clock() if stored.last_move is None else stored.last_move,
             abandoned="" if game.over else refused,
+            dealer=dealer,
+            contributions={h: dict(c) for h, c in stored.contributions.items() if h < number},
         )
         if not game.over and len(game.hands) > 1 and game.state.moves_played == 0 and live.humans:
             live.ready = set(stored.ready) & set(live.humans)
@@ -439,31 +514,22 @@ class GameService:
                 live.stale = True
 
     def _catch_up(self, live: LiveGame) -> None:
-        """Play here the moves another process stored after this copy's last (on the decks it
-        dealt); anything but a plain continuation (a takeback in between) reads the game again."""
-        progress = self.store.progress(live.id, live.ply, len(live.hands))
+        """Play here the moves another process stored after this copy's last; anything but a plain
+        continuation within the hand (a takeback in between, a new hand dealt) reads the game again."""
+        progress = self.store.progress(live.id, live.ply)
         if not progress.moves:
             return
-        if progress.moves[0].ply != live.ply:
+        if progress.moves[0].ply != live.ply or progress.hands != len(live.hands):
             self._reload(live)
             return
         game = live.game
-        dealt_here = {h.number: h for h in progress.hands}
-        for hand in progress.hands:
-            game.queue_deck(parse_deck(hand.deck))
         for row in progress.moves:
             if game.state.to_move != row.seat:
                 self._reload(live)
                 return
-            hands = len(game.hands)
             if _deals(game, parse_code(row.move)):
                 live.deal_ply = row.ply + 1
             live.ply = row.ply + 1
-            if len(game.hands) > hands:
-                live.hands.append(dealt_here[len(game.hands)])
-                if live.humans and not game.over:
-                    live.counting, live.ready = True, set()
-                    live.deadline = progress.count_deadline if live.next_after else None
         live.epoch += 1
         live.last_move = self.clock()
         self.broadcast(live)
@@ -573,9 +639,11 @@ class GameService:
             self._in_background(live, self._assess(live, seat, view, code))
         return live
 
-    def _apply(self, live: LiveGame, seat: int, code: MoveCode) -> None:
+    def _apply(self, live: LiveGame, seat: int, code: MoveCode, again: bool = True) -> None:
         """Play, commit (rolling back the game if the store refuses), then broadcast; a move that
-        ends a hand (and not the game) starts the count before the next one."""
+        ends a hand (and not the game) deals the next one from its committed seed and the
+        contributions, and starts the count before it. A deal that missed a contribution stored
+        meanwhile (through another process) is read again and made once more (``again``)."""
         game = live.game
         hand = len(game.hands)
         try:
@@ -584,17 +652,32 @@ class GameService:
             raise ServiceError(400, str(exc)) from None
         new_hand = None
         deadline = None
+        used = None
+        next_seed = None
         if len(game.hands) > hand:
             deck = game.decks[-1]
-            salt = new_salt()
-            new_hand = HandRow(len(game.hands), deck_text(deck), salt, commitment(salt, deck))
+            used = live.dealer.used if live.dealer is not None else None
+            if used is not None:
+                new_hand = HandRow(len(game.hands), deck_text(deck), used.seed, used.commitment)
+                next_seed = new_seed()
+            else:  # a game begun before deals took contributions: the server's deck, committed
+                salt = new_salt()
+                new_hand = HandRow(len(game.hands), deck_text(deck), salt, commitment(salt, deck))
             if live.next_after and live.humans:
                 deadline = time.time() + live.next_after
         row = MoveRow(live.ply, hand, seat, format_code(code))
         status = "over" if game.over else "playing"
         now = self.clock()
+        contributed = None if used is None else frozenset(used.contributions)
         try:
-            self.store.add_move(live.id, row, new_hand, status, game.winner, deadline, now)
+            self.store.add_move(live.id, row, new_hand, status, game.winner, deadline, now, next_seed, contributed)
+        except StaleDealError:
+            game.undo()
+            self._moved_elsewhere(live)
+            if again and not live.stale and live.game.state.to_move == seat:
+                self._apply(live, seat, code, again=False)
+                return
+            raise ServiceError(409, "a contribution to the next deal came in meanwhile: try the move again") from None
         except StaleGameError:
             game.undo()
             self._moved_elsewhere(live)
@@ -613,6 +696,9 @@ class GameService:
             live.deal_ply = live.ply
         if new_hand is not None:
             live.hands.append(new_hand)
+            if used is not None and next_seed is not None and live.dealer is not None:
+                live.contributions[new_hand.number] = dict(used.contributions)
+                live.dealer.next = NextDeal(new_hand.number + 1, next_seed)
             if live.humans:
                 live.counting = True
                 live.ready = set()
@@ -621,6 +707,43 @@ class GameService:
         if self.on_change is not None:
             self.on_change(live)
         self._resume(live)
+
+    def contribute(self, game_id: str, token: str | None, hand: Any, value: Any, client: str = "") -> LiveGame:
+        """A person's contribution to the next hand's deck (``fair.SCHEME``), taken until that hand
+        is dealt; the same value again changes nothing, another is refused."""
+        self.move_limit.take(client)
+        live, seat = self._person(game_id, token, "contributions to a deal")
+        self._playable(live)
+        if live.over:
+            raise ServiceError(409, "the game is over: no hand is left to deal")
+        if isinstance(hand, bool) or not isinstance(hand, int):
+            raise ServiceError(400, "hand must be the number of the hand to be dealt, a whole number")
+        if not is_value(value):
+            raise ServiceError(400, "value must be 64 lower-case hex digits (32 random bytes)")
+        deal = live.dealer.next if live.dealer is not None else None
+        if deal is None:
+            raise ServiceError(409, "this game began before deals took contributions: its decks are the server's")
+        if hand != deal.hand:
+            raise ServiceError(409, f"contributions are taken for hand {deal.hand} now, not for hand {hand}")
+        known = deal.contributions.get(seat)
+        if known == value:
+            return live
+        if known is not None:
+            raise ServiceError(409, f"seat {seat} has already contributed to hand {hand}: one contribution a hand")
+        try:
+            taken = self.store.contribute(live.id, hand, seat, value)
+        except StoreError as exc:
+            log.error("%s", exc)
+            self._moved_elsewhere(live)  # perhaps the seat contributed through another process
+            raise ServiceError(
+                409, f"the contribution to hand {hand} was not taken: look at the state and try again"
+            ) from None
+        if not taken:
+            self._moved_elsewhere(live)
+            raise ServiceError(409, f"hand {hand} has been dealt: contributions are taken for the hand after it")
+        deal.contributions[seat] = value
+        self.broadcast(live)
+        return live
 
     def press_next(self, game_id: str, token: str | None) -> bool:
         """A person at the table is ready for the next hand; the last one to press (or the timer)
@@ -897,13 +1020,17 @@ class GameService:
         row = live.hands[number - 1]
         hand = live.game.hands[number - 1]
         moves = [{"seat": s, "move": format_code(c)} for c, s in zip(hand.history(), hand.movers(), strict=True)]
+        given = live.contributions.get(number, {})
+        derived = row.commitment == seed_commitment(row.salt)
         return {
             "game": live.id,
             "hand": number,
             "dealer": hand.dealer,
+            "scheme": SCHEME if derived else LEGACY,
             "commitment": row.commitment,
             "salt": row.salt,
             "deck": row.deck,
+            "contributions": [{"seat": seat, "value": given[seat]} for seat in sorted(given)],
             "moves": moves,
         }
 

@@ -58,6 +58,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+from ..errors import StaleDealError as StaleDealError
 from ..errors import StaleGameError as StaleGameError
 from ..errors import StoreError as StoreError
 
@@ -139,6 +140,35 @@ ready_table = Table(
 )
 """The people who pressed next in the count before a hand: stored, so that every server process
 (and a restarted one) knows who is still awaited."""
+
+seeds_table = Table(
+    "cassino_deal_seeds",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seed", String(64), nullable=False),
+)
+"""The server's secret seed of each hand (``fair.SCHEME``), stored when it is committed: a hand
+ahead, so that its commitment is published before anyone contributes to it."""
+contributions_table = Table(
+    "cassino_contributions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("value", String(64), nullable=False),
+)
+"""Each person's contribution to a hand's deck, taken until the hand is dealt."""
+tickets_table = Table(
+    "cassino_deal_tickets",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""Seeds committed before a game exists, for its first hand: the page asks for one, then creates
+the game with its own contribution. Each is used once, and forgotten after ``TICKET_SECONDS``."""
+TICKET_SECONDS = 3600.0
 
 CHANNEL = "cassino"
 """The PostgreSQL notification channel; a payload is ``<game id> <origin> <what>``: the store that
@@ -225,16 +255,19 @@ class StoredGame:
     was stored."""
     ready: set[int] = field(default_factory=set)
     """The seats that pressed next in the count before the last hand stored."""
+    seeds: dict[int, str] = field(default_factory=dict)
+    """The server's seed of each hand dealt or committed (``fair.SCHEME``), by hand."""
+    contributions: dict[int, dict[int, str]] = field(default_factory=dict)
+    """The people's contributions, by hand then seat."""
 
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """What a game gained since a ply (``Store.progress``): the moves from it, the hands after
-    those known, and the count's deadline."""
+    """What a game gained since a ply (``Store.progress``): the moves from it, and how many hands
+    it has dealt."""
 
     moves: list[MoveRow]
-    hands: list[HandRow]
-    count_deadline: float | None
+    hands: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +283,10 @@ class NewGame:
     next_hand_after: int = 0
     created: float | None = None
     """Epoch seconds; None: now."""
+    seeds: dict[int, str] = field(default_factory=dict)
+    """The seeds of the first hand and the next (``fair.SCHEME``), by hand."""
+    contributions: dict[int, str] = field(default_factory=dict)
+    """The first hand's contributions, by seat."""
 
 
 def default_data_dir() -> Path:
@@ -355,9 +392,61 @@ class Store:
         listed: bool = True,
         next_hand_after: int = 0,
         created: float | None = None,
+        seeds: dict[int, str] | None = None,
+        contributions: dict[int, str] | None = None,
     ) -> None:
-        """A new game with its seats, invitations, settings and first hand's deck, in one transaction."""
-        self.create_games([NewGame(game_id, rules, seats, first, invites or [], listed, next_hand_after, created)])
+        """A new game with its seats, invitations, settings, first hand's deck and the seeds (with
+        the first hand's contributions), in one transaction."""
+        game = NewGame(
+            game_id,
+            rules,
+            seats,
+            first,
+            invites or [],
+            listed,
+            next_hand_after,
+            created,
+            seeds or {},
+            contributions or {},
+        )
+        self.create_games([game])
+
+    def new_ticket(self, ticket: str, seed: str, now: float) -> None:
+        """Keep a seed committed before its game exists (and forget the tickets nobody used)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(tickets_table).where(tickets_table.c.created < now - TICKET_SECONDS))
+            conn.execute(insert(tickets_table), {"id": ticket, "seed": seed, "created": now})
+
+    def take_ticket(self, ticket: str, now: float) -> str | None:
+        """The seed of a ticket, used up by this call; None for one unknown, used or too old."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(tickets_table).where(tickets_table.c.id == ticket)).first()
+            if row is None:
+                return None
+            if conn.execute(delete(tickets_table).where(tickets_table.c.id == ticket)).rowcount != 1:
+                return None  # another request took it in the meantime
+            return None if row.created < now - TICKET_SECONDS else str(row.seed)
+
+    def contribute(self, game_id: str, hand: int, seat: int, value: str) -> bool:
+        """Store ``seat``'s contribution to ``hand``; False (nothing stored) once the hand is dealt.
+        The game's row is locked first, as a move's commit locks it, so a contribution is either in
+        before the deal reads them or refused after it. StoreError if refused otherwise."""
+        try:
+            with self.engine.begin() as conn:
+                moves = games_table.c.moves
+                conn.execute(update(games_table).where(games_table.c.id == game_id).values(moves=moves))
+                dealt = conn.execute(
+                    select(func.count()).where(hands_table.c.game_id == game_id, hands_table.c.number >= hand)
+                ).scalar_one()
+                if dealt:
+                    return False
+                conn.execute(
+                    insert(contributions_table), {"game_id": game_id, "hand": hand, "seat": seat, "value": value}
+                )
+                self._notify(conn, game_id, "reset")
+            return True
+        except Exception as exc:
+            raise StoreError(f"game {game_id}: the database refused seat {seat}'s contribution: {exc}") from exc
 
     def create_games(self, games: list[NewGame]) -> None:
         """Several new games in one transaction, one statement per table (an import, or a test)."""
@@ -400,6 +489,15 @@ class Store:
                 [{"game_id": g.id, "listed": g.listed, "next_hand_after": g.next_hand_after} for g in games],
             ),
             (activity_table, [{"game_id": g.id, "last_move": created[g.id]} for g in games]),
+            (seeds_table, [{"game_id": g.id, "hand": h, "seed": seed} for g in games for h, seed in g.seeds.items()]),
+            (
+                contributions_table,
+                [
+                    {"game_id": g.id, "hand": 1, "seat": seat, "value": v}
+                    for g in games
+                    for seat, v in g.contributions.items()
+                ],
+            ),
             (
                 invites_table,
                 [
@@ -479,12 +577,16 @@ class Store:
         winner: int,
         count_deadline: float | None = None,
         moved_at: float | None = None,
+        next_seed: str | None = None,
+        contributed: frozenset[int] | None = None,
     ) -> None:
         """Commit one move (and the next hand's deck when it starts one, with when the count before
         it ends if it has a timer) and when it was made (None: now); StoreError if refused.
 
         The move's ply is part of the key and the game's move count must match it, so two writers
-        can never both append the same move.
+        can never both append the same move. A move that deals a hand of ``fair.SCHEME`` names the
+        seats whose contributions its deck used (``contributed``) and stores the seed of the hand
+        after it (``next_seed``); if another contribution came in first, ``StaleDealError``.
         """
         try:
             conn = self._write_connection()
@@ -508,6 +610,18 @@ class Store:
                     {"game_id": game_id, "ply": move.ply, "hand": move.hand, "seat": move.seat, "move": move.move},
                 )
                 if new_hand is not None:
+                    if contributed is not None:
+                        stored = conn.execute(
+                            select(contributions_table.c.seat).where(
+                                contributions_table.c.game_id == game_id, contributions_table.c.hand == new_hand.number
+                            )
+                        )
+                        if {int(r.seat) for r in stored} != contributed:
+                            raise StaleDealError(f"game {game_id}: a contribution to hand {new_hand.number} came in")
+                    if next_seed is not None:
+                        conn.execute(
+                            insert(seeds_table), {"game_id": game_id, "hand": new_hand.number + 1, "seed": next_seed}
+                        )
                     conn.execute(_INSERT_HAND, {"game_id": game_id, **_hand_values(new_hand)})
                     if count_deadline is not None:
                         conn.execute(_SET_DEADLINE, {"g": game_id, "dl": count_deadline})
@@ -560,30 +674,25 @@ class Store:
                 )
             )
             game.ready = {int(r.seat) for r in ready}
+            seeds = conn.execute(select(seeds_table).where(seeds_table.c.game_id == game_id))
+            game.seeds = {int(r.hand): str(r.seed) for r in seeds}
+            given = conn.execute(select(contributions_table).where(contributions_table.c.game_id == game_id))
+            for r in given:
+                game.contributions.setdefault(int(r.hand), {})[int(r.seat)] = str(r.value)
         return game
 
-    def progress(self, game_id: str, ply: int, hands: int) -> Progress:
-        """The moves of a game from ``ply`` on and its hands after the first ``hands``: what another
-        process stored since this one last looked, read without replaying the whole game."""
+    def progress(self, game_id: str, ply: int) -> Progress:
+        """The moves of a game from ``ply`` on and how many hands it has dealt: what another process
+        stored since this one last looked, read without replaying the whole game."""
         with self.engine.connect() as conn:
             moves = conn.execute(
                 select(moves_table)
                 .where(moves_table.c.game_id == game_id, moves_table.c.ply >= ply)
                 .order_by(moves_table.c.ply)
             )
-            new_hands = conn.execute(
-                select(hands_table)
-                .where(hands_table.c.game_id == game_id, hands_table.c.number > hands)
-                .order_by(hands_table.c.number)
-            )
-            deadline = conn.execute(
-                select(settings_table.c.count_deadline).where(settings_table.c.game_id == game_id)
-            ).first()
-            return Progress(
-                [MoveRow(r.ply, r.hand, r.seat, r.move) for r in moves],
-                [HandRow(r.number, r.deck, r.salt, r.commitment) for r in new_hands],
-                None if deadline is None else deadline.count_deadline,
-            )
+            rows = [MoveRow(r.ply, r.hand, r.seat, r.move) for r in moves]
+            hands = conn.execute(select(func.count()).where(hands_table.c.game_id == game_id)).scalar_one()
+            return Progress(rows, int(hands))
 
     def listen(self, on_change: Callable[[str | None, str], None]) -> Listener | None:
         """Call ``on_change(game_id, what)`` (from a thread of its own) for each change another
