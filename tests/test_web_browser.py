@@ -2,10 +2,14 @@
 lobby and whole games (2 players at desktop size, 4 seats in partnerships, a phone held upright
 with the hand, the table and the moves inside the viewport at every turn), the count after each
 hand, refusals with their reasons, a server killed and restarted mid-game, the three languages
-with no English left, axe-core's accessibility check, and screenshots of each for people to see."""
+with no English left, axe-core's accessibility check, deals no server can choose (the page's own
+derivation of each deck, its contributions to every hand and its check of each revealed one, a
+tampered reveal caught), and screenshots of each for people to see."""
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +34,8 @@ from browser_support import (
     visible_texts,
     wait_turn,
 )
-from web_support import Server
+from cassino.web import fair
+from web_support import ARTIFACTS, Server
 
 
 @pytest.fixture(scope="module")
@@ -566,5 +571,425 @@ def test_a_tutorial_on_a_phone(server: Server, browser: Any) -> None:
     page.locator("[data-testid=lesson]").wait_for(state="hidden")
     for part in ("hand", "table"):
         assert inside(page.locator(f"[data-testid={part}]").bounding_box(), 390, 844), part
+    assert not p.errors, p.errors
+    p.close()
+
+
+# ------------------------------------------------------------------ deals no server can choose
+# The page's half of fair.SCHEME: deal.js derives each deck as fair.py does; the page contributes
+# to the first hand when it creates a game and to every next hand before it is dealt, keeps what it
+# sent and the commitment it saw, and checks each revealed hand against them.
+
+PROBLEMS = ("seed", "commitment", "contribution", "deck", "unused", "legacy", "scheme")
+"""What deal.js's verifyHand reports as failing; each is worded in the catalogues (fair.problem.*)."""
+
+
+def _hex(rng: random.Random, digits: int = 64) -> str:
+    return f"{rng.getrandbits(4 * digits):0{digits}x}"
+
+
+def _deal_cases() -> list[dict[str, Any]]:
+    """Games, hands, seeds and contributions (none, one, several out of seat order), with the deck
+    and the commitment fair.py gives for each."""
+    rng = random.Random(20240611)
+    cases = []
+    for i in range(12):
+        seats = rng.sample(range(4), [0, 1, 1, 2, 3, 4][i % 6])
+        given = {seat: _hex(rng) for seat in seats}
+        game, hand, seed = _hex(rng, 16), rng.randint(1, 60), _hex(rng)
+        cases.append(
+            {
+                "game": game,
+                "hand": hand,
+                "seed": seed,
+                "contributions": [{"seat": seat, "value": value} for seat, value in given.items()],
+                "deck": fair.deck_text(fair.derive_deck(game, hand, seed, given)),
+                "commitment": fair.seed_commitment(seed),
+            }
+        )
+    return cases
+
+
+def _reveals(case: dict[str, Any]) -> dict[str, Any]:
+    """Revealed hands for verifyHand: the true one, tampered ones, and commit-v0 ones."""
+    good = {
+        "game": case["game"],
+        "hand": case["hand"],
+        "scheme": fair.SCHEME,
+        "commitment": case["commitment"],
+        "salt": case["seed"],
+        "deck": case["deck"],
+        "contributions": case["contributions"],
+        "moves": [],
+    }
+    flipped = [dict(c) for c in case["contributions"]]
+    flipped[0]["value"] = ("1" if flipped[0]["value"][0] != "1" else "2") + flipped[0]["value"][1:]
+    cards = case["deck"].split(" ")
+    swapped = " ".join([cards[1], cards[0], *cards[2:]])
+    legacy_deck = fair.parse_deck(case["deck"])
+    legacy = {
+        **good,
+        "scheme": fair.LEGACY,
+        "commitment": fair.commitment(case["seed"], legacy_deck),
+        "contributions": [],
+    }
+    return {
+        "good": good,
+        "flipped": {**good, "contributions": flipped},
+        "swapped": {**good, "deck": swapped},
+        "other_seed": {**good, "salt": case["seed"][::-1]},
+        "upper_seed": {**good, "salt": case["seed"].upper(), "commitment": fair.seed_commitment(case["seed"].upper())},
+        "bad_value": {**good, "contributions": [{"seat": 3, "value": "xyz"}]},
+        "legacy": legacy,
+        "legacy_swapped": {**legacy, "deck": swapped},
+        "unknown": {**good, "scheme": "cassino-deal-v9"},
+    }
+
+
+VERIFY_ALL = """async ({ cases, reveals, mine }) => {
+    const D = window.cassinoDeal;
+    const out = [];
+    for (const c of cases) out.push({ deck: await D.deriveDeck(c.game, c.hand, c.seed, c.contributions),
+        commitment: await D.commitmentOf(c.seed) });
+    const checks = {};
+    for (const [name, r] of Object.entries(reveals)) checks[name] = await D.verifyHand(r.game, r, r.commitment, null);
+    checks.mine_used = await D.verifyHand(reveals.good.game, reveals.good, reveals.good.commitment, mine);
+    checks.mine_missing = await D.verifyHand(reveals.good.game, reveals.good, reveals.good.commitment, { ...mine, value: "0".repeat(64) });
+    checks.published_other = await D.verifyHand(reveals.good.game, reveals.good, "0".repeat(64), null);
+    const fresh = [D.newContribution(), D.newContribution()];
+    return { out, checks, fresh, subtle: Boolean(window.crypto && window.crypto.subtle) };
+}"""
+
+
+@pytest.mark.parametrize("subtle", [True, False], ids=["crypto.subtle", "sha256.js"])
+def test_the_page_derives_each_deck_as_the_server_does(server: Server, browser: Any, subtle: bool) -> None:
+    """deal.js on its own in Chromium: the deck and the commitment of a dozen seeds and sets of
+    contributions are exactly fair.py's, with the browser's SHA-256 and with sha256.js's (as a page
+    served without a secure context has it); verifyHand passes the true reveal and names what fails
+    in each tampered one; a contribution is 64 fresh lower-case hex digits."""
+    cases = _deal_cases()
+    p = Page(browser, 800, 600, motion=False)
+    page = p.page
+    if not subtle:
+        page.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', { get: () => undefined });")
+    page.goto(server.url + "/")
+    page.wait_for_function("window.cassinoDeal && document.querySelector('#presets .preset')")
+    two = next(c for c in cases if len(c["contributions"]) >= 2)
+    mine = dict(two["contributions"][0])
+    got = page.evaluate(VERIFY_ALL, {"cases": cases, "reveals": _reveals(two), "mine": mine})
+    assert got["subtle"] is subtle
+    for case, derived in zip(cases, got["out"], strict=True):
+        assert derived == {"deck": case["deck"], "commitment": case["commitment"]}, case
+    checks = got["checks"]
+    expected = {
+        "good": None, "flipped": "deck", "swapped": "deck", "other_seed": "commitment", "upper_seed": "seed",
+        "bad_value": "contribution", "legacy": None, "legacy_swapped": "legacy", "unknown": "scheme",
+        "mine_used": None, "mine_missing": "unused", "published_other": "commitment",
+    }  # fmt: skip
+    assert {name: check["problem"] for name, check in checks.items()} == expected
+    assert all(
+        check["ok"] is (problem is None) for check, problem in zip(checks.values(), expected.values(), strict=True)
+    )
+    assert checks["mine_used"]["mineUsed"] is True and checks["good"]["derived"] == two["deck"]
+    assert checks["bad_value"]["seat"] == 3
+    assert set(expected.values()) - {None} == set(PROBLEMS)
+    fresh = got["fresh"]
+    assert all(fair.is_value(v) for v in fresh) and fresh[0] != fresh[1]
+    assert not p.errors, p.errors
+    p.close()
+
+
+def test_every_problem_of_a_deal_is_worded() -> None:
+    from cassino.web.i18n import LANGUAGES, catalogue
+
+    for language in LANGUAGES:
+        words = catalogue(language)
+        assert [k for k in (f"fair.problem.{p}" for p in PROBLEMS) if k not in words] == [], language
+
+
+def _derived(game: str, reveal: dict[str, Any]) -> bool:
+    """Whether a revealed hand's deck is the one fair.py derives from its seed and contributions."""
+    given = {c["seat"]: c["value"] for c in reveal["contributions"]}
+    return bool(reveal["deck"] == fair.deck_text(fair.derive_deck(game, reveal["hand"], reveal["salt"], given)))
+
+
+def _stored(page: Any, game: str, hand: int) -> dict[str, Any] | None:
+    """What the page keeps of a game's hand: the commitment it saw before, its contribution and seat."""
+    text = page.evaluate("(key) => localStorage.getItem(key)", f"cassino.deal.{game}.{hand}")
+    return None if text is None else dict(json.loads(text))
+
+
+def _state_of(server: Server, game: str, token: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/games/{game}", headers={"x-cassino-token": token}, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def _until(check: Any, what: str, seconds: float = 10.0) -> Any:
+    """Poll check() until it gives something true; fail, naming what, after ``seconds``."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {seconds} s")
+        time.sleep(0.1)
+
+
+def _play_hand(page: Any) -> str:
+    """Play through the page until the hand is over: its count, or the end of the game."""
+    version = None
+    while True:
+        state = wait_turn(page, version)
+        if state in ("count", "over"):
+            return state
+        version = page.get_attribute("#turn-banner", "data-version")
+        page.click("[data-testid=hand] .card-btn.playable")
+        page.wait_for_selector("[data-testid=move-choice]")
+        page.click("[data-testid=move-choice]")
+
+
+def _next_hand(page: Any) -> None:
+    page.wait_for_selector("[data-testid=count] [data-item]")
+    page.click("[data-testid=next-hand]")
+    page.wait_for_function("document.querySelector('#turn-banner').dataset.state !== 'count'", timeout=30_000)
+
+
+@pytest.fixture(scope="module")
+def fair_game(server: Server, browser: Any) -> Iterator[dict[str, Any]]:
+    """A game made in the lobby against a computer player (to 99 points, so it goes on), with two
+    hands played through the page; what the page sent and kept, and the server's reveals."""
+    p = Page(browser, 1280, 900, motion=False)
+    page = p.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#presets .preset")
+    page.click("#more-rules summary")
+    page.fill("#opt-target", "99")
+    page.dispatch_event("#opt-target", "change")
+    page.fill("[name=name-0]", "Tester")
+    with (
+        page.expect_response(lambda r: r.url.endswith("/api/deals")) as ticket_response,
+        page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as create_request,
+    ):
+        page.click("#create")
+    ticket = ticket_response.value.json()
+    created = json.loads(create_request.value.post_data or "{}")
+    wait_turn(page, None)
+    hash_ = page.evaluate("location.hash")
+    game = hash_.split("game=")[1].split("&")[0]
+    token = hash_.split("token=")[1].split("&")[0]
+    out: dict[str, Any] = {"p": p, "game": game, "token": token, "ticket": ticket, "created": created}
+    out["kept_1"] = _stored(page, game, 1)
+    # the page contributes to hand 2 while hand 1 is in play, as soon as it sees the commitment
+    out["before_2"] = _until(
+        lambda: (s := _state_of(server, game, token))["next_deal"]["contributed"] == [0] and s,
+        "seat 0 contributes to hand 2",
+    )
+    out["kept_2"] = _stored(page, game, 2)
+    assert _play_hand(page) == "count"
+    out["after_1"] = _until(
+        lambda: (s := _state_of(server, game, token))["next_deal"]["contributed"] == [0] and s,
+        "seat 0 contributes to hand 3 during the count",
+    )
+    out["kept_3"] = _stored(page, game, 3)
+    out["reveal_1"] = httpx.get(f"{server.url}/api/games/{game}/hands/1", timeout=10).json()
+    _next_hand(page)
+    assert _play_hand(page) == "count"
+    out["reveal_2"] = httpx.get(f"{server.url}/api/games/{game}/hands/2", timeout=10).json()
+    _next_hand(page)
+    wait_turn(page, None)
+    yield out
+    p.close()
+
+
+def test_the_page_contributes_to_every_deal_and_verifies_it(fair_game: dict[str, Any], server: Server) -> None:
+    """From the lobby: the create request carries a deal (the ticket's id and the page's own
+    contribution), and hand 1's reveal holds that contribution for seat 0 under the commitment the
+    ticket published; the page contributes to hand 2 before it is dealt (the server lists seat 0,
+    and hand 2's deck is derived with the page's value) and to each hand after; it keeps the
+    commitment it saw before contributing; and it shows each hand verified, its contribution marked."""
+    g = fair_game
+    p, game = g["p"], g["game"]
+    page = p.page
+    ticket, deal = g["ticket"], g["created"]["deal"]
+    assert deal["id"] == ticket["deal"] and fair.is_value(deal["contribution"])
+    assert g["kept_1"]["value"] == deal["contribution"] and g["kept_1"]["commitment"] == ticket["commitment"]
+    assert g["kept_1"]["seat"] == 0
+    r1 = g["reveal_1"]
+    assert r1["scheme"] == fair.SCHEME and r1["contributions"] == [{"seat": 0, "value": deal["contribution"]}]
+    assert fair.seed_commitment(r1["salt"]) == ticket["commitment"] == r1["commitment"]
+    assert _derived(game, r1)
+    # hand 2: the page's value sent while hand 1 was played, under the commitment published then
+    before = g["before_2"]["next_deal"]
+    assert before["hand"] == 2 and g["kept_2"]["commitment"] == before["commitment"]
+    assert fair.is_value(g["kept_2"]["value"]) and g["kept_2"]["value"] != deal["contribution"]
+    r2 = g["reveal_2"]
+    assert r2["contributions"] == [{"seat": 0, "value": g["kept_2"]["value"]}]
+    assert fair.seed_commitment(r2["salt"]) == before["commitment"] and _derived(game, r2)
+    assert (
+        g["after_1"]["next_deal"]["hand"] == 3 and g["kept_3"]["commitment"] == g["after_1"]["next_deal"]["commitment"]
+    )
+    # and on to hand 4, dealt after the one in play now
+    state = _until(
+        lambda: (s := _state_of(server, game, g["token"]))["next_deal"]["contributed"] == [0] and s,
+        "seat 0 contributes to hand 4",
+    )
+    kept_4 = _stored(page, game, 4)
+    assert (
+        state["next_deal"]["hand"] == 4
+        and kept_4 is not None
+        and kept_4["commitment"] == state["next_deal"]["commitment"]
+    )
+
+    for hand in (1, 2):
+        item = page.locator(f"#fair li[data-hand='{hand}'][data-result]")
+        item.wait_for()
+        assert item.get_attribute("data-result") == "verified"
+        assert "verified, with your contribution" in item.inner_text()
+        assert "Dealt from the server's seed and your contribution." in item.inner_text()
+        item.locator("summary").click()
+        mine = item.locator(".fair-given.mine")
+        assert mine.count() == 1 and "your contribution" in mine.inner_text()
+        assert g[f"kept_{hand}"]["value"] in mine.inner_text()
+        reveal = g[f"reveal_{hand}"]
+        facts = item.locator(".fair-facts").inner_text()
+        assert reveal["salt"] in facts and reveal["commitment"] in facts
+    assert "in play" in page.inner_text("#fair li[data-hand='3']")
+    assert "your contribution is in" in page.inner_text("#fair li[data-next]")
+    assert page.locator("#fair .mismatch").count() == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    panel = page.locator("[data-testid=fair]")
+    page.wait_for_timeout(100)
+    panel.screenshot(path=str(ARTIFACTS / "web-fair.png"))
+    # a redraw (the next move) keeps the details a person opened
+    version = page.get_attribute("#turn-banner", "data-version")
+    page.click("[data-testid=hand] .card-btn.playable")
+    page.click("[data-testid=move-choice]")
+    page.wait_for_function(f"document.querySelector('#turn-banner').dataset.version !== '{version}'")
+    assert page.locator("#fair li[data-hand='1'] details[open]").count() == 1
+    page.set_viewport_size({"width": 390, "height": 844})
+    panel.scroll_into_view_if_needed()
+    box = panel.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    panel.screenshot(path=str(ARTIFACTS / "web-fair-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    # in German, with no English left in the panel (the computer player's name was given in English)
+    bot = page.inner_text("[data-testid=seat-1] .seat-name")
+    page.select_option("[data-testid=language]", "de")
+    page.wait_for_function(
+        "document.querySelector('#fair li[data-hand=\"1\"] .verified')?.textContent.includes('geprüft')"
+    )
+    left = english_left(visible_texts(page), "de", exempt={"Tester", bot})
+    assert not left, left
+    panel.screenshot(path=str(ARTIFACTS / "web-fair-de.png"))
+    page.select_option("[data-testid=language]", "en")
+    page.wait_for_function(
+        "document.querySelector('#fair li[data-hand=\"1\"] .verified')?.textContent.includes('verified')"
+    )
+    assert not p.errors, p.errors
+
+
+def _tamper(change: Any) -> Any:
+    """A route handler answering a reveal with the server's own, changed by ``change``."""
+
+    def handle(route: Any) -> None:
+        body = route.fetch().json()
+        change(body)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    return handle
+
+
+def test_a_tampered_reveal_is_caught(fair_game: dict[str, Any], server: Server) -> None:
+    """The reveals of hands 1 and 2 altered on their way to the page: one hex digit of a
+    contribution (the deck no longer follows), a seed other than the one committed, and a deck
+    derived without the page's contribution (your contribution was not used); each is shown as not
+    verified, saying what fails, and the true reveal verifies again."""
+    g = fair_game
+    game = g["game"]
+    page = g["p"].context.new_page()  # the same browser: what the page kept of each hand is there
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+    def flip(body: dict[str, Any]) -> None:
+        value = body["contributions"][0]["value"]
+        body["contributions"][0]["value"] = ("0" if value[-1] != "0" else "1").join([value[:-1], ""])
+
+    def other_seed(body: dict[str, Any]) -> None:
+        body["salt"] = fair.new_seed()
+
+    def without_mine(body: dict[str, Any]) -> None:
+        body["contributions"] = []
+        body["deck"] = fair.deck_text(fair.derive_deck(game, body["hand"], body["salt"], {}))
+
+    url = f"{server.url}/#game={game}&token={g['token']}"
+    for hand, change, result, text in (
+        (1, flip, "deck", "NOT VERIFIED: the deck is not the one the seed and the contributions give"),
+        (2, other_seed, "commitment", "NOT VERIFIED: the seed does not match the fingerprint published before the hand"),
+        (1, without_mine, "unused", "NOT VERIFIED: your contribution was not used"),
+    ):  # fmt: skip
+        pattern = f"**/api/games/{game}/hands/{hand}"
+        page.route(pattern, _tamper(change))
+        page.goto("about:blank")
+        page.goto(url)
+        item = page.locator(f"#fair li[data-hand='{hand}'][data-result]")
+        item.wait_for()
+        assert item.get_attribute("data-result") == result
+        assert text in item.inner_text()
+        assert item.locator(".mismatch").count() == 1
+        if result == "unused":
+            item.locator("summary").click()
+            assert g["kept_1"]["value"] in item.locator(".fair-given.missing").inner_text()
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.locator("[data-testid=fair]").screenshot(path=str(ARTIFACTS / "web-fair-tampered.png"))
+        other = page.locator(f"#fair li[data-hand='{3 - hand}'][data-result]")
+        other.wait_for()
+        assert other.get_attribute("data-result") == "verified"  # only the altered hand fails
+        page.unroute(pattern)
+    page.goto("about:blank")
+    page.goto(url)
+    page.locator("#fair li[data-hand='1'][data-result=verified]").wait_for()
+    assert not errors, errors
+    page.close()
+
+
+def test_a_contribution_that_did_not_arrive_is_sent_again(server: Server, browser: Any) -> None:
+    """The page's contribution to hand 2 lost on its way (the socket drops it): the page has kept
+    it, and the page opened again sends the same value, which the server takes."""
+    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
+    link = new_game(server, body)
+    game, token = link.split("game=")[1].split("&")[0], link.split("token=")[1]
+    p = Page(browser, 1280, 900, motion=False)
+    page = p.page
+    dropped: list[dict[str, Any]] = []
+
+    def through(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_page(message: Any) -> None:
+            parsed = json.loads(message) if isinstance(message, str) else {}
+            if parsed.get("type") == "contribute":
+                dropped.append(parsed)
+            else:
+                to_server.send(message)
+
+        ws.on_message(from_page)
+
+    page.route_web_socket("**/ws*", through)
+    page.goto(link)
+    wait_turn(page, None)
+    _until(lambda: dropped, "the page sends a contribution to hand 2")
+    kept = _stored(page, game, 2)
+    assert kept is not None and dropped[0] == {"type": "contribute", "hand": 2, "value": kept["value"]}
+    assert _state_of(server, game, token)["next_deal"]["contributed"] == []
+    page.close()
+    again = p.context.new_page()  # the same browser, the socket left alone
+    again.goto(link)
+    wait_turn(again, None)
+    _until(lambda: _state_of(server, game, token)["next_deal"]["contributed"] == [0], "the contribution sent again")
+    assert _stored(again, game, 2) == kept
     assert not p.errors, p.errors
     p.close()

@@ -145,7 +145,9 @@ def test_contributions_to_the_next_hand_over_http_and_the_socket(client: TestCli
     with client.websocket_connect(f"/api/games/{game}/ws?token={token}") as ws:
         ws.receive_json()
         ws.send_json({"type": "contribute", "hand": 2, "value": THEIRS})
-        assert ws.receive_json()["error"] == "seat 0 has already contributed to hand 2: one contribution a hand"
+        refused = ws.receive_json()
+        assert refused["error"] == "seat 0 has already contributed to hand 2: one contribution a hand"
+        assert (refused["type"], refused["status"], refused["request"]) == ("error", 409, "contribute")
     count = _to_end_of_hand(client, game, token, random.Random(5))
     assert count["phase"] == "count" and count["next_deal"]["hand"] == 3
     assert count["deals"][1]["commitment"] == committed["commitment"]

@@ -227,6 +227,7 @@ def test_no_lesson_is_due_off_the_seats_turn(client: TestClient) -> None:
             "type": "error",
             "status": 409,
             "error": "a hint is given only to the seat to move",
+            "request": "hint",
         }
 
 

@@ -142,9 +142,17 @@ async def _read_body(scope: Scope, receive: Receive) -> bytes:
     return body
 
 
-def _error_frame(exc: ServiceError) -> dict[str, Any]:
-    """A refusal as a WebSocket message: like an HTTP error's JSON, with its type and status."""
-    return {"type": "error", "status": exc.status, **exc.payload(), "error": brief(exc.message)}
+SOCKET_MESSAGES = ("move", "next", "undo", "contribute", "hint", "coach", "lessons", "state")
+"""The types of message a game's socket answers; a refusal names the one it answers (``request``)."""
+
+
+def _error_frame(exc: ServiceError, request: str | None = None) -> dict[str, Any]:
+    """A refusal as a WebSocket message: like an HTTP error's JSON, with its type and status, and
+    the type of the message it answers (``request``) when that was read."""
+    frame = {"type": "error", "status": exc.status, **exc.payload(), "error": brief(exc.message)}
+    if request is not None:
+        frame["request"] = request
+    return frame
 
 
 def _same_origin(websocket: WebSocket, allowed: Collection[str]) -> bool:
@@ -452,17 +460,17 @@ async def _serve_socket(
     token = websocket.query_params.get("token")
     answering: set[asyncio.Task[None]] = set()
 
-    def refused(exc: ServiceError) -> None:
-        sub.queue.put_nowait(encode(_error_frame(exc)))
+    def refused(exc: ServiceError, request: str | None = None) -> None:
+        sub.queue.put_nowait(encode(_error_frame(exc, request)))
 
     async def answer(kind: str, work: Awaitable[dict[str, Any]]) -> None:
         try:
             sub.queue.put_nowait(encode({"type": kind, **await work}))
         except ServiceError as exc:
-            refused(exc)
+            refused(exc, kind)
         except Exception:
             log.exception("game %s: the %s answer failed", live.id, kind)
-            refused(ServiceError(500, f"the {kind} could not be worked out just now: try again"))
+            refused(ServiceError(500, f"the {kind} could not be worked out just now: try again"), kind)
 
     def later(kind: str, work: Awaitable[dict[str, Any]]) -> None:
         task = asyncio.create_task(answer(kind, work))
@@ -479,11 +487,13 @@ async def _serve_socket(
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            kind: str | None = None
             try:
                 if frame.get("text") is None:
                     raise ServiceError(400, "messages must be text frames holding a JSON object, not binary")
                 message = parse_json(frame["text"], "a message")
-                kind = message.get("type")
+                named = message.get("type")
+                kind = named if named in SOCKET_MESSAGES else None
                 if kind == "move":
                     service.play(
                         live.id,
@@ -509,15 +519,13 @@ async def _serve_socket(
                 elif kind == "state":
                     sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 else:
-                    raise ServiceError(
-                        400,
-                        "message type must be 'move', 'next', 'undo', 'contribute', 'hint', 'coach', 'lessons' or 'state'",
-                    )
+                    listed = ", ".join(repr(k) for k in SOCKET_MESSAGES[:-1])
+                    raise ServiceError(400, f"message type must be {listed} or {SOCKET_MESSAGES[-1]!r}")
             except ServiceError as exc:
-                refused(exc)
+                refused(exc, kind)
             except Exception:  # a bug: logged, answered, and the socket stays open
                 log.exception("game %s: a socket message failed", live.id)
-                refused(ServiceError(500, "internal error"))
+                refused(ServiceError(500, "internal error"), kind)
     except WebSocketDisconnect:
         pass
     finally:

@@ -3,7 +3,7 @@
 // and the engine's reasons for what cannot be played. Every word comes from the catalogues.
 
 import {
-  t, tn, has, loadLanguage, preferredLanguage, translateStatic, cardText, cardLabel, cardsText, reasonText, valueWord,
+  t, tn, has, loadLanguage, preferredLanguage, translateStatic, cardText, cardLabel, cardsText, reasonText, valueWord, isRed,
   messageText, numberText,
 } from "./i18n.js";
 import { moveText, playedText, buildText, parseLine } from "./words.js";
@@ -32,7 +32,7 @@ let retry = 500;
 let hint = null;
 let hintWhy = null; // the coach's reason for the hint
 let countDismissed = 0; // the number of the last hand whose count this page has closed
-const verifiedHands = new Map();
+const verifiedHands = new Map(); // "game/hand" -> the check of a revealed hand (done: false while it runs)
 
 // ------------------------------------------------------------------ storage of seats and settings
 function heldSeats() {
@@ -42,6 +42,27 @@ function holdSeat(id, entry) {
   const seats = heldSeats();
   seats[id] = { ...(seats[id] || {}), ...entry, at: Date.now() };
   localStorage.setItem("cassino.seats", JSON.stringify(seats));
+}
+// Deals: for each game and hand, the commitment this page saw published before the hand was dealt
+// and, where this page contributed to it, its contribution and seat (cassino.deal.GAME.HAND).
+const DEAL_KEPT_FOR = 90 * 24 * 3600 * 1000;
+const dealKey = (id, hand) => `cassino.deal.${id}.${hand}`;
+function dealRecord(id, hand) {
+  try { return JSON.parse(localStorage.getItem(dealKey(id, hand)) || "null"); } catch { return null; }
+}
+function keepDeal(id, hand, entry) {
+  localStorage.setItem(dealKey(id, hand), JSON.stringify({ ...entry, at: Date.now() }));
+}
+/** Forget the deals of games last seen long ago (the games themselves are gone from the server). */
+function forgetOldDeals() {
+  const before = Date.now() - DEAL_KEPT_FOR;
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith("cassino.deal.")) continue;
+    let at = 0;
+    try { at = JSON.parse(localStorage.getItem(key)).at || 0; } catch { /* unreadable: forget it */ }
+    if (at < before) localStorage.removeItem(key);
+  }
 }
 function invitesOf(id) {
   try { return JSON.parse(localStorage.getItem(`cassino.invites.${id}`) || "null"); } catch { return null; }
@@ -260,14 +281,26 @@ async function createGame(event) {
   await startGame(body, { lessons: false, coach: false });
 }
 
-/** Create a game and open its table, with the teaching settings it starts with. */
+/** Create a game and open its table, with the teaching settings it starts with. With a person at
+ * the table, its first hand is dealt from a seed the server committed before the game existed
+ * (POST /api/deals) and this page's own contribution, both kept here to check the hand after it. */
 async function startGame(body, learn) {
+  $("lobby-error").textContent = "";
+  let first = null;
+  if ((body.seats || [{ kind: "human" }]).some((s) => s.kind === "human")) {
+    const r = await fetch("/api/deals", { method: "POST" });
+    const ticket = await r.json().catch(() => ({}));
+    if (!r.ok) { $("lobby-error").textContent = ticket.error || t("fair.no_deal"); return; }
+    first = { commitment: ticket.commitment, value: window.cassinoDeal.newContribution() };
+    body = { ...body, deal: { id: ticket.deal, contribution: first.value } };
+  }
   const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const made = await r.json();
   if (!r.ok) { $("lobby-error").textContent = made.error; return; }
   localStorage.setItem(`cassino.invites.${made.game}`, JSON.stringify(made));
   setLearn(made.game, learn);
   const mine = made.seats.find((s) => s.token);
+  if (first && mine) keepDeal(made.game, 1, { ...first, seat: mine.seat });
   if (mine) {
     holdSeat(made.game, { token: mine.token, seat: mine.seat, preset: body.preset, players: body.players });
     location.hash = `game=${made.game}&token=${mine.token}`;
@@ -369,6 +402,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const query = game.token ? `?token=${encodeURIComponent(game.token)}` : "";
   socket = new WebSocket(`${proto}://${location.host}/api/games/${game.id}/ws${query}`);
+  sentDeals.clear(); // a new socket: a contribution not yet listed is sent again
   $("conn").textContent = t("conn.connecting");
   $("conn").dataset.state = "connecting";
   socket.onopen = () => { $("conn").textContent = t("conn.live"); $("conn").dataset.state = "live"; retry = 500; };
@@ -398,12 +432,14 @@ function onMessage(msg) {
     const before = current;
     current = msg;
     if (msg.you !== null && game.token) holdSeat(game.id, { token: game.token, seat: msg.you, preset: msg.rules.preset, players: msg.rules.players });
+    contributeToNext();
     update(before);
     askCoach();
     askLessons();
   } else if (msg.type === "error") {
     if (msg.status === 404 && !current) { showProblem("no_game", game.id); return; }
     if (msg.status === 403 && !current) { showProblem("bad_token", game.id); return; }
+    if (msg.request === "contribute") return; // a late contribution: the hand says whether it was used
     coachFor = null; // a refused move has no note to wait for
     $("message").textContent = msg.reason ? reasonText(msg.reason) : msg.error;
   } else if (msg.type === "hint") {
@@ -415,6 +451,34 @@ function onMessage(msg) {
     if (msg.note && learning().coach) showCoach(msg.note);
   } else if (msg.type === "lessons") {
     if (msg.version === current.version && msg.due.length && learning().lessons) showLesson(msg.due[0]);
+  }
+}
+
+// ------------------------------------------------------------------ the table: contributing to the next deal
+const sentDeals = new Set(); // the hands this socket has sent a contribution to
+
+/** The next hand's seed is committed (next_deal): keep the commitment as seen now, before anything
+ * is sent, and if this page holds a person's seat that has not contributed yet, contribute, with
+ * the same value again after a reload (the server takes one value a seat, and the same again). */
+function contributeToNext() {
+  const next = current.next_deal;
+  if (!next || !game) return;
+  const kept = dealRecord(game.id, next.hand);
+  const me = current.you;
+  const person = me !== null && Boolean(game.token) && current.seats[me]?.kind === "human";
+  if (!person || next.contributed.includes(me)) {
+    if (!kept) keepDeal(game.id, next.hand, { commitment: next.commitment });
+    return;
+  }
+  let entry = kept;
+  if (!entry || !entry.value) {
+    entry = { commitment: kept?.commitment || next.commitment, value: window.cassinoDeal.newContribution(), seat: me };
+    keepDeal(game.id, next.hand, entry);
+  }
+  const key = `${game.id}/${next.hand}`;
+  if (sentDeals.has(key)) return;
+  if (send({ type: "contribute", hand: next.hand, value: entry.value })) {
+    sentDeals.add(key);
   }
 }
 
@@ -858,42 +922,125 @@ function rulesText(rules) {
   return parts.join(" · ");
 }
 
-async function sha256(text) {
-  if (window.crypto && crypto.subtle) {
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-  return window.sha256Hex(text);
+// ------------------------------------------------------------------ fair deals: checked here
+// Each hand's check, once its deck is revealed: the seed against the commitment this page saw
+// before the hand (kept in this browser, else the one in the state), the deck against the one
+// deal.js derives from the seed and the contributions, and this page's contribution among them.
+
+const fairOpen = new Set(); // the details (by key) a person has opened: kept open across redraws
+
+function checkHand(number, published) {
+  const key = `${game.id}/${number}`;
+  if (verifiedHands.has(key)) return verifiedHands.get(key);
+  const id = game.id;
+  const kept = dealRecord(id, number);
+  const mine = kept && kept.value ? { seat: kept.seat ?? you(), value: kept.value } : null;
+  const pending = { done: false };
+  verifiedHands.set(key, pending);
+  (async () => {
+    const r = await fetch(`/api/games/${id}/hands/${number}`);
+    const hand = await r.json();
+    if (!r.ok) throw new Error(hand.error || String(r.status));
+    const seen = kept?.commitment || published;
+    return { hand, mine, seen, ...(await window.cassinoDeal.verifyHand(id, hand, seen, mine)) };
+  })().then((res) => Object.assign(pending, res, { done: true }), (e) => Object.assign(pending, { done: true, error: e.message }))
+    .then(() => { if (game && game.id === id && shown) renderFair(); });
+  return pending;
 }
 
-async function verifyHand(number) {
-  const r = await fetch(`/api/games/${game.id}/hands/${number}`);
-  const hand = await r.json();
-  if (!r.ok) throw new Error(hand.error);
-  const digest = await sha256(hand.salt + hand.deck);
-  return { hand, ok: digest === hand.commitment };
+function keepOpen(node, key) {
+  node.open = fairOpen.has(key);
+  node.addEventListener("toggle", () => { if (node.open) fairOpen.add(key); else fairOpen.delete(key); });
+  return node;
+}
+
+const shortHex = (hex) => el("code", { title: hex }, `${String(hex).slice(0, 12)}…`);
+
+function problemText(res) {
+  if (res.problem === "contribution") return t("fair.problem.contribution", { name: seatName(res.seat) });
+  if (res.problem === "scheme") return t("fair.problem.scheme", { scheme: String(res.scheme) });
+  return t(`fair.problem.${res.problem}`);
+}
+
+function fairStatus(res) {
+  if (res.error) return el("span", { class: "mismatch" }, t("fair.not_checked", { error: res.error }));
+  if (!res.ok) return el("span", { class: "mismatch" }, "✗ ", t("fair.not_verified", { why: problemText(res) }));
+  return el("span", { class: "verified" }, "✓ ", res.mineUsed ? t("fair.verified_yours") : t("fair.verified"));
+}
+
+function fairFacts(res) {
+  const hand = res.hand;
+  const fact = (label, ...value) => [el("dt", {}, label), el("dd", {}, ...value)];
+  const named = typeof hand.deck === "string" && /^([2-9TJQKA][cdhs] ){51}[2-9TJQKA][cdhs]$/.test(hand.deck);
+  const cards = named ? hand.deck.split(" ").flatMap((c, i) => [i ? " " : null, el("span", { class: isRed(c) ? "red" : "" }, cardText(c))]).filter(Boolean)
+    : [String(hand.deck)];
+  const facts = [...fact(t("fair.commitment"), el("code", {}, String(res.seen || hand.commitment)))];
+  if (hand.scheme === window.cassinoDeal.LEGACY) {
+    facts.push(...fact(t("fair.salt"), el("code", {}, String(hand.salt))));
+  } else {
+    facts.push(...fact(t("fair.seed"), el("code", {}, String(hand.salt))));
+    const given = Array.isArray(hand.contributions) ? hand.contributions : [];
+    const rows = given.map((c) => {
+      const yours = c.seat === you();
+      return el("div", { class: "fair-given" + (yours ? " mine" : ""), "data-seat": String(c.seat) },
+        yours ? el("span", { class: "badge yours" }, t("fair.yours")) : el("strong", {}, seatName(c.seat)), el("code", {}, String(c.value)));
+    });
+    if (res.mine && !res.mineUsed) {
+      rows.push(el("div", { class: "fair-given mine missing" }, el("span", { class: "badge unused" }, t("fair.yours_sent")), el("code", {}, res.mine.value)));
+    }
+    facts.push(...fact(t("fair.contributions"), ...(rows.length ? rows : [t("fair.none")])));
+  }
+  facts.push(...fact(t("fair.deck"), el("span", { class: "fair-deck" }, ...cards)));
+  return el("dl", { class: "fair-facts" }, ...facts);
+}
+
+function fairSummary(res) {
+  const hand = res.hand;
+  if (hand.scheme === window.cassinoDeal.LEGACY) return t("fair.legacy");
+  const given = Array.isArray(hand.contributions) ? hand.contributions : [];
+  if (!given.length) return t("fair.seed_only");
+  const mine = given.some((c) => c.seat === you());
+  const names = given.filter((c) => c.seat !== you()).map((c) => seatName(c.seat)).join(", ");
+  if (mine) return names ? t("fair.mixed_you_and", { names }) : t("fair.mixed_you");
+  return t("fair.mixed", { names });
 }
 
 function renderFair() {
   const list = $("fair");
-  list.replaceChildren();
   const history = $("history");
-  history.replaceChildren();
+  const items = [];
+  const earlier = [];
   for (const d of shown.deals) {
-    const item = el("li", { "data-hand": String(d.hand) }, `${t("side.hand_n", { n: d.hand })}: `, el("code", {}, d.commitment.slice(0, 16) + "…"), " ");
-    list.append(item);
-    if (!d.revealed) { item.append(el("span", { class: "about" }, t("fair.in_play"))); continue; }
-    const key = `${game.id}/${d.hand}`;
-    const showResult = (res) => {
-      item.append(el("span", { class: res.ok ? "verified" : "mismatch" }, res.ok ? t("fair.verified") : t("fair.mismatch")));
-      item.append(el("details", {}, el("summary", {}, t("fair.details")), el("div", {}, `${t("fair.commitment")}: `, el("code", {}, res.hand.commitment)),
-        el("div", {}, `${t("fair.salt")}: `, el("code", {}, res.hand.salt)), el("div", {}, `${t("fair.deck")}: `, el("code", {}, res.hand.deck))));
-      history.append(el("details", {}, el("summary", {}, `${t("side.hand_n", { n: d.hand })} (${tn("side.n_moves", res.hand.moves.length)})`),
-        el("ol", { class: "moves" }, ...res.hand.moves.map((m) => el("li", {}, el("strong", {}, seatName(m.seat)), " ", playedText(m.move, you(), seatName))))));
-    };
-    if (verifiedHands.has(key)) showResult(verifiedHands.get(key));
-    else verifyHand(d.hand).then((res) => { verifiedHands.set(key, res); renderFair(); }).catch((e) => item.append(e.message));
+    const head = el("div", { class: "fair-head" }, el("span", { class: "fair-n" }, t("side.hand_n", { n: d.hand })));
+    const item = el("li", { class: "fair-hand", "data-hand": String(d.hand) }, head);
+    items.push(item);
+    if (!d.revealed) {
+      head.append(el("span", { class: "about" }, t("fair.in_play")));
+      item.append(el("p", { class: "about fair-what" }, t("fair.committed"), " ", shortHex(d.commitment)));
+      continue;
+    }
+    const res = checkHand(d.hand, d.commitment);
+    if (!res.done) { head.append(el("span", { class: "about" }, t("fair.checking"))); continue; }
+    head.append(fairStatus(res));
+    if (res.error) continue;
+    item.dataset.result = res.ok ? "verified" : res.problem;
+    item.append(el("p", { class: "about fair-what" }, fairSummary(res)),
+      keepOpen(el("details", { class: "fair-details" }, el("summary", {}, t("fair.details")), fairFacts(res)), `deal/${game.id}/${d.hand}`));
+    earlier.push(keepOpen(el("details", {}, el("summary", {}, `${t("side.hand_n", { n: d.hand })} (${tn("side.n_moves", res.hand.moves.length)})`),
+      el("ol", { class: "moves" }, ...res.hand.moves.map((m) => el("li", {}, el("strong", {}, seatName(m.seat)), " ", playedText(m.move, you(), seatName))))),
+    `moves/${game.id}/${d.hand}`));
   }
+  const next = shown.next_deal;
+  if (next) {
+    const me = you();
+    const yours = me !== null && next.contributed.includes(me);
+    items.push(el("li", { class: "fair-hand fair-next", "data-hand": String(next.hand), "data-next": "" },
+      el("div", { class: "fair-head" }, el("span", { class: "fair-n" }, t("side.hand_n", { n: next.hand })),
+        el("span", { class: yours ? "verified" : "about" }, yours ? t("fair.next_yours") : t("fair.next"))),
+      el("p", { class: "about fair-what" }, t("fair.committed"), " ", shortHex(next.commitment))));
+  }
+  list.replaceChildren(...items);
+  history.replaceChildren(...earlier);
 }
 
 // ------------------------------------------------------------------ replay
@@ -1124,6 +1271,7 @@ function keys(event) {
 }
 
 async function start() {
+  forgetOldDeals();
   await loadLanguage(preferredLanguage());
   translateStatic();
   const select = $("language");
