@@ -21,7 +21,6 @@ every person at the table has pressed next (or the creator's timer has run out).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import logging
@@ -273,13 +272,7 @@ class GameService:
         """How many unfinished games are stored. None is replayed now: each is loaded, and its
         computer players (and count timer) resume, when it is first asked for, so start-up takes
         the same time however large the database has grown."""
-        loop = asyncio.get_running_loop()
-
-        def heard(game_id: str | None, what: str) -> None:  # on the listener's thread
-            with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
-                loop.call_soon_threadsafe(self._changed, game_id, what)
-
-        self.listener = self.store.listen(heard)
+        self.listener = self.store.listen(self._changed)
         return len(self.store.unfinished())
 
     async def stop(self) -> None:
@@ -293,7 +286,7 @@ class GameService:
             await asyncio.gather(*tasks, return_exceptions=True)
         self.thinkers.close()
         if self.listener is not None:
-            await asyncio.to_thread(self.listener.stop)
+            await self.listener.stop()
 
     # ------------------------------------------------------------------ creating and loading
     def create(self, body: dict[str, Any], client: str = "") -> tuple[LiveGame, dict[int, str], dict[int, str]]:

@@ -21,12 +21,12 @@ towards its expiry when it is loaded).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import os
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -695,7 +695,7 @@ class Store:
             return Progress(rows, int(hands))
 
     def listen(self, on_change: Callable[[str | None, str], None]) -> Listener | None:
-        """Call ``on_change(game_id, what)`` (from a thread of its own) for each change another
+        """Call ``on_change(game_id, what)`` (on the running event loop) for each change another
         process (or this one) commits, ``what`` as in ``CHANNEL``, and ``on_change(None, "reset")``
         after the listening connection was lost and made again, when changes may have been missed;
         None on SQLite, which one process uses. This store's own changes are not reported."""
@@ -743,46 +743,45 @@ class Store:
 
 
 class Listener:
-    r"""A thread on a connection of its own, ``LISTEN``\ ing on ``CHANNEL`` until ``stop``."""
+    r"""A task of the event loop on a connection of its own, ``LISTEN``\ ing on ``CHANNEL`` until
+    ``stop``: a notification costs one wake-up of the loop, and no thread competes with it."""
 
     def __init__(self, url: str, origin: str, on_change: Callable[[str | None, str], None]) -> None:
         self.origin = origin
         self.dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.on_change = on_change
-        self.stopping = threading.Event()
-        self.listening = threading.Event()
+        self.listening = asyncio.Event()
         """Set while the connection listens (a test waits for it before making changes)."""
-        self.thread = threading.Thread(target=self._run, name="cassino-listen", daemon=True)
-        self.thread.start()
+        self.task = asyncio.get_running_loop().create_task(self._run(), name="cassino-listen")
 
-    def _run(self) -> None:
+    async def _run(self) -> None:
         import psycopg
 
         lost = False
-        while not self.stopping.is_set():
+        while True:
             try:
-                with psycopg.connect(self.dsn, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
                     if lost:
                         self.on_change(None, "reset")
-                    while not self.stopping.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            game_id, origin, what = [*note.payload.split(" ", 2), "", ""][:3]
-                            if origin != self.origin:
-                                self.on_change(game_id, what)
+                    async for note in conn.notifies():
+                        game_id, origin, what = [*note.payload.split(" ", 2), "", ""][:3]
+                        if origin != self.origin:
+                            self.on_change(game_id, what)
+            except asyncio.CancelledError:
+                raise
             except Exception as exc:
                 self.listening.clear()
-                if self.stopping.is_set():
-                    return
                 log.error("listening for other processes' changes failed (%s): trying again", exc)
                 lost = True
-                self.stopping.wait(1.0)
+                await asyncio.sleep(1.0)
 
-    def stop(self) -> None:
-        """Stop listening (within half a second)."""
-        self.stopping.set()
-        self.thread.join(timeout=5)
+    async def stop(self) -> None:
+        """Stop listening."""
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.task
 
 
 def _hand_values(hand: HandRow) -> dict[str, Any]:
