@@ -499,12 +499,37 @@ class GameService:
         for live in games:
             try:
                 if what.startswith("move "):
-                    self._catch_up(live)
+                    if not self._play_heard(live, what):
+                        self._catch_up(live)
                 else:
                     self._reload(live)
             except Exception:
                 log.exception("game %s: another process's change could not be read; read again later", live.id)
                 live.stale = True
+
+    def _play_heard(self, live: LiveGame, what: str) -> bool:
+        """Play the move a notification carries when it is the very next one of this copy and
+        deals no new hand (which needs the new seed); False when it is not, or is no move line."""
+        try:
+            _, ply_after, seat, hands, line = what.split(" ", 4)
+            if int(ply_after) <= live.ply:
+                return True  # already here (this copy's own write, or read since)
+            if int(ply_after) != live.ply + 1 or int(hands) != len(live.hands):
+                return False
+            code = parse_code(line)
+        except (ValueError, MoveError):
+            return False
+        game = live.game
+        if game.state.to_move != int(seat) or not game.state.is_legal(code):
+            return False
+        if _deals(game, code):
+            live.deal_ply = live.ply + 1
+        live.ply += 1
+        live.epoch += 1
+        live.last_move = self.clock()
+        self.broadcast(live)
+        self._resume(live)
+        return True
 
     def _catch_up(self, live: LiveGame) -> None:
         """Play here the moves another process stored after this copy's last; anything but a plain

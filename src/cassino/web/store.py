@@ -173,7 +173,9 @@ TICKET_SECONDS = 3600.0
 CHANNEL = "cassino"
 """The PostgreSQL notification channel; a payload is ``<game id> <origin> <what>``: the store that
 wrote it, and ``move <ply>`` (the game now has that many moves) or ``reset`` (a takeback, a
-claimed seat, a press of next)."""
+claimed seat, a press of next). A move's notification carries the move itself
+(``move <ply> <seat> <hands> <line>``: the game's moves and hands after it), so that a process can
+play it into its copy without reading the database."""
 
 
 # The statements of a move, built once: a move is the hot path of the server.
@@ -628,7 +630,8 @@ class Store:
                 at = time.time() if moved_at is None else moved_at
                 if conn.execute(_TOUCH, {"g": game_id, "at": at}).rowcount != 1:  # a game from before the table
                     conn.execute(_INSERT_ACTIVITY, {"game_id": game_id, "last_move": at})
-                self._notify(conn, game_id, f"move {move.ply + 1}")
+                hands = move.hand if new_hand is None else new_hand.number
+                self._notify(conn, game_id, f"move {move.ply + 1} {move.seat} {hands} {move.move}")
         except StoreError:
             raise
         except Exception as exc:
