@@ -228,3 +228,31 @@ def test_two_processes_one_killed_mid_game_lose_nothing() -> None:
     finally:
         first.stop()
         second.stop()
+
+
+def test_servers_starting_at_once_on_a_new_database_both_start() -> None:
+    """Each creates the tables under one advisory lock: without it, two ``CREATE TABLE`` at once
+    fail one server's start."""
+    import threading
+
+    url = database_url(postgres_url())  # the tables dropped: a new database
+    stores: list[Store] = []
+    failed: list[BaseException] = []
+    barrier = threading.Barrier(4)
+
+    def start() -> None:
+        barrier.wait()
+        try:
+            stores.append(Store(url))
+        except BaseException as exc:  # what the test reports
+            failed.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failed and len(stores) == 4
+    assert stores[0].unfinished() == []
+    for store in stores:
+        store.close()

@@ -170,6 +170,8 @@ tickets_table = Table(
 the game with its own contribution. Each is used once, and forgotten after ``TICKET_SECONDS``."""
 TICKET_SECONDS = 3600.0
 
+_SCHEMA_LOCK = 0x636173736E  # "cassn": the advisory lock under which a process creates the tables
+
 CHANNEL = "cassino"
 """The PostgreSQL notification channel; a payload is ``<game id> <origin> <what>``: the store that
 wrote it, and ``move <ply>`` (the game now has that many moves) or ``reset`` (a takeback, a
@@ -348,7 +350,10 @@ class Store:
             self.engine = create_engine(url, pool_pre_ping=True)
             if self.dialect == "postgresql" and not durable:
                 event.listen(self.engine, "connect", _postgres_session)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.dialect == "postgresql":  # servers starting at once on a new database: one creates
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+            metadata.create_all(conn)
         self._writer: Connection | None = None
         self.origin = secrets.token_hex(4)
         """This store's mark on its notifications, so that it does not hear its own changes."""
