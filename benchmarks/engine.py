@@ -4,7 +4,10 @@
 side by side, with the ratio.
 
     python benchmarks/engine.py            # needs the bench extra for the comparison: pip install -e '.[bench]'
-    python benchmarks/engine.py --seconds 10
+    python benchmarks/engine.py --seconds 10 --json benchmarks/results/engine.json
+
+The pure engine (``CASSINO_PURE=1``) and the compiled one (when installed) are each measured in a
+process of their own, one after the other in the same run, so their ratio is taken in one sitting.
 
 Perft counts leaves (the number the perft of a position reports); both engines count the last
 level in bulk (the length of the move list), so the two rates measure the same thing. Each figure is
@@ -19,12 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import subprocess
 import sys
 import time
 import tracemalloc
 from pathlib import Path
 
+from cassino import COMPILED
 from cassino.cards import CARD_NAMES
 from cassino.game import shuffled_deck
 from cassino.notation import position_from_json
@@ -146,33 +152,76 @@ def chess_perft_rate(depth: int, repeats: int) -> tuple[int, float] | None:
     return leaves, best
 
 
+def measure(seconds: float, repeats: int) -> dict[str, float]:
+    """The figures of the engine this process runs (compiled or pure: ``cassino.COMPILED``)."""
+    leaves, secs, count = bench_perft(repeats)
+    hands, moves, hand_secs = bench_hands(seconds)
+    huge_count, first, peak, again = bench_huge_play(repeats)
+    return {
+        "compiled": float(COMPILED),
+        "positions": count,
+        "leaves": leaves,
+        "perft_nodes_per_s": leaves / secs,
+        "hands_per_s": hands / hand_secs,
+        "moves_per_s": moves / hand_secs,
+        "huge_moves": huge_count,
+        "huge_first_s": first,
+        "huge_peak_mib": peak,
+        "huge_again_s": again,
+    }
+
+
+def measure_in(pure: bool, seconds: float, repeats: int) -> dict[str, float]:
+    """``measure`` in a fresh process running the pure engine (``CASSINO_PURE=1``) or the build."""
+    env = {**os.environ, "CASSINO_PURE": "1" if pure else ""}
+    cmd = [sys.executable, __file__, "--here", "--seconds", str(seconds), "--repeats", str(repeats)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time for the random-hands run")
     parser.add_argument("--repeats", type=int, default=3, help="repetitions of each perft run (best is kept)")
+    parser.add_argument("--here", action="store_true", help="measure this process's engine only, as JSON")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args()
+    if args.here:
+        print(json.dumps(measure(args.seconds, args.repeats)))
+        return
 
-    leaves, secs, count = bench_perft(args.repeats)
-    ours = leaves / secs
-    print(f"cassino perft     {count} golden positions, {leaves:,} leaves in {secs:.3f} s: {ours:,.0f} nodes/s")
-
-    hands, moves, secs = bench_hands(args.seconds)
-    print(f"random hands      2-player classic: {hands / secs:,.0f} hands/s ({moves / secs:,.0f} moves/s, one core)")
-
-    count, first, peak, again = bench_huge_play(args.repeats)
-    print(
-        f"huge-table play   26 small cards, {count:,} legal moves: first play {first:.3f} s "
-        f"(traced), peak {peak:.2f} MiB; again {again * 1000:.1f} ms"
-    )
-
+    pure = measure_in(True, args.seconds, args.repeats)
+    built = measure_in(False, args.seconds, args.repeats)
+    rows: list[tuple[str, dict[str, float]]] = [("pure", pure)]
+    if built["compiled"]:
+        rows.append(("compiled", built))
+    else:
+        print("(no compiled engine is installed: install with a C compiler present to compare)")
+    for name, f in rows:
+        print(
+            f"{name:<9} perft {f['perft_nodes_per_s']:>12,.0f} nodes/s ({f['positions']:.0f} golden positions, "
+            f"{f['leaves']:,.0f} leaves) | random hands {f['hands_per_s']:>7,.0f}/s ({f['moves_per_s']:,.0f} moves/s, "
+            f"one core) | huge table: first play {f['huge_first_s']:.3f} s (traced), peak {f['huge_peak_mib']:.2f} MiB, "
+            f"again {f['huge_again_s'] * 1000:.1f} ms"
+        )
+    figures: dict[str, object] = {"pure": pure, "compiled": built if built["compiled"] else None}
+    if built["compiled"]:
+        ratio_perft = built["perft_nodes_per_s"] / pure["perft_nodes_per_s"]
+        ratio_hands = built["hands_per_s"] / pure["hands_per_s"]
+        print(f"ratio     compiled / pure: perft {ratio_perft:.2f}x, random hands {ratio_hands:.2f}x")
+        figures["ratios"] = {"perft": ratio_perft, "hands": ratio_hands}
     chess_result = chess_perft_rate(4, args.repeats)
     if chess_result is None:
-        print("python-chess      not installed (pip install -e '.[bench]'): no comparison")
-        return
-    c_leaves, c_secs = chess_result
-    theirs = c_leaves / c_secs
-    print(f"python-chess      perft(4) from the start: {c_leaves:,} leaves in {c_secs:.3f} s: {theirs:,.0f} nodes/s")
-    print(f"ratio             cassino / python-chess perft rate: {ours / theirs:.2f}")
+        print("python-chess not installed (pip install -e '.[bench]'): no comparison")
+    else:
+        c_leaves, c_secs = chess_result
+        theirs = c_leaves / c_secs
+        print(f"python-chess perft(4) from the start: {c_leaves:,} leaves in {c_secs:.3f} s: {theirs:,.0f} nodes/s")
+        for name, f in rows:
+            print(f"ratio     {name} cassino / python-chess perft rate: {f['perft_nodes_per_s'] / theirs:.2f}")
+        figures["python_chess_nodes_per_s"] = theirs
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
 
 
 if __name__ == "__main__":

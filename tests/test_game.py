@@ -237,11 +237,11 @@ def test_illegal_moves_of_rules_example_9() -> None:
 def test_the_undo_record_names_fields_of_the_state_and_records_who_moved() -> None:
     """``push`` saves ``UNDO_FIELDS`` by name and ``pop`` unpacks them in that order: each is a
     field of ``State``, and ``movers`` reads the seat that moved from the record."""
-    from cassino.state import UNDO_FIELDS, State
+    from cassino.state import UNDO_FIELDS
 
-    assert set(UNDO_FIELDS) <= set(State.__slots__)
-    assert UNDO_FIELDS[9] == "to_move"
     game = Game(make_rules("classic", players=3), seed=5)
+    assert all(hasattr(game.state, name) for name in UNDO_FIELDS)  # compiled, State has no __slots__
+    assert UNDO_FIELDS[9] == "to_move"
     rng = random.Random(1)
     seats = []
     for _ in range(7):

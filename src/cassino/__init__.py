@@ -1,10 +1,14 @@
 """cassino: the card game Casino (Cassino) with every classic variant, exact and fast.
 
 The engine (cards, rules, moves, positions, games) imports nothing outside the standard library.
+``COMPILED`` says whether its hot path runs compiled by mypyc or as Python source (``native``).
 """
 
 from __future__ import annotations
 
+from .native import COMPILED  # first: it decides whether the engine's compiled modules load
+
+# isort: split
 from .cards import Card, CardMask, card_name, parse_card
 from .errors import (
     ActionError,
@@ -37,6 +41,7 @@ from .view import View, view_of
 __version__ = "0.1.0"
 
 __all__ = [
+    "COMPILED",
     "PRESETS",
     "ActionError",
     "ArenaUsageError",

@@ -14,8 +14,9 @@ imports this module; ``notation`` re-exports them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from .errors import CardError as CardError
 
@@ -202,3 +203,10 @@ def digit_refusal(text: str) -> str | None:
     """
     digit = foreign_digit(text)
     return None if digit is None else f"{digit!r} is not one of the digits 0-9"
+
+
+def field_values(record: Any) -> tuple[object, ...]:
+    """A dataclass's field values in order: what its ``__reduce__`` hands back to its constructor,
+    so that a compiled frozen dataclass pickles and copies (its own ``__setstate__`` cannot set a
+    frozen field)."""
+    return tuple(getattr(record, f.name) for f in dataclasses.fields(record))

@@ -195,6 +195,10 @@ class Move:
 
     code: MoveCode
 
+    def __reduce__(self) -> tuple[type[Move], tuple[MoveCode]]:
+        """Rebuilt from its code: compiled, a frozen class pickles and copies so."""
+        return (Move, (self.code,))
+
     @classmethod
     def from_code(cls, code: MoveCode) -> Move:
         """The move of a code, checked to be well formed (``check_code``); ``move.code`` gives it back."""

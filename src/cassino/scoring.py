@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-from .cards import ACE, BIG_CASINO, JACK_OF_SPADES, LITTLE_CASINO, SPADES, SPADES_MASK, Card, CardMask
+from .cards import ACE, BIG_CASINO, JACK_OF_SPADES, LITTLE_CASINO, SPADES, SPADES_MASK, Card, CardMask, field_values
 from .rules import Rules
 
 ACES_COUNT_OUT_ORDER = (ACE * 4 + 3, ACE * 4 + 0, ACE * 4 + 2, ACE * 4 + 1)
@@ -97,6 +97,10 @@ class ScoreItem:
     side: int
     points: int
 
+    def __reduce__(self) -> tuple[type[ScoreItem], tuple[object, ...]]:
+        """Rebuilt from its fields (``cards.field_values``): compiled, it pickles and copies so."""
+        return (ScoreItem, field_values(self))
+
 
 @dataclass(frozen=True, slots=True)
 class HandScore:
@@ -110,6 +114,10 @@ class HandScore:
     sweeps_made: tuple[int, ...]
     categories: tuple[str, ...]
     count: tuple[CountItem, ...] = ()
+
+    def __reduce__(self) -> tuple[type[HandScore], tuple[object, ...]]:
+        """Rebuilt from its fields (``cards.field_values``): compiled, it pickles and copies so."""
+        return (HandScore, field_values(self))
 
     def breakdown(self, side: int) -> dict[str, int]:
         """Points per category for one side (every category present, zero included)."""

@@ -82,10 +82,12 @@ _MOVER: Final = 9  # UNDO_FIELDS[9] is "to_move" (a literal, so the type checker
 
 
 MoveLike: TypeAlias = "Move | MoveCode | str"
-"""What ``play``, ``verify`` and ``is_legal`` accept: a ``Move``, its int code or a move line."""
+"""What ``play``, ``verify`` and ``is_legal`` accept: a ``Move``, its int code or a move line.
+They are declared to take any ``object`` and refuse the rest with a ``TypeError`` naming its type:
+a compiled engine checks declared types itself, with a message of its own."""
 
 
-def move_code(move: MoveLike) -> MoveCode:
+def move_code(move: object) -> MoveCode:
     """The int code of a move given as a ``Move``, an int (numpy's too) or a canonical move line
     (read leniently, MoveError when unreadable); anything else is a TypeError naming its type,
     rather than a failure deep in the bit arithmetic."""
@@ -97,7 +99,7 @@ def move_code(move: MoveLike) -> MoveCode:
         return parse_code(move)
     if not isinstance(move, bool):
         try:
-            return operator.index(move)
+            return operator.index(move)  # type: ignore[arg-type]
         except TypeError:
             pass
     raise TypeError(f"a move is a Move, an int code or a move line (str), not {type(move).__name__}")
@@ -236,13 +238,48 @@ class State:
             raise ValueError(f"the game is over: side {self.winner} has won")
 
     def copy(self) -> State:
-        """An independent copy of the position (without the undo history)."""
-        other = State.__new__(State)
-        for name in State.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.move_stack = []
-        other._stack = []
+        """An independent copy of the position (without the undo history). Built through the
+        constructor (a compiled ``State`` has no other way in), whose conversions are free here:
+        the tuples pass through ``tuple`` unchanged and the builds are set afterwards."""
+        other = State(
+            self.rules,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            hands=self.hands,
+            loose=self.loose,
+            builds=(),
+            stock=self.stock,
+            captured=self.captured,
+            sweeps=self.sweeps,
+            last_capturer=self.last_capturer,
+            scores=self.scores,
+            winner=self.winner,
+            result=self.result,
+        )
+        other.builds = self.builds
+        other.stock_pos = self.stock_pos
         return other
+
+    def _clone(self) -> State:
+        """A copy with its undo history (the records are tuples of immutable values, shared)."""
+        other = self.copy()
+        other.move_stack = list(self.move_stack)
+        other._stack = list(self._stack)
+        return other
+
+    def __copy__(self) -> State:
+        return self._clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        """Every field is immutable (ints, tuples, the rules), so a copy with its own history is deep."""
+        return self._clone()
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled field by field with its history, rebuilt by ``_unpickle_state``: a compiled
+        ``State`` has no ``__dict__`` to pickle."""
+        fields = (self.rules, self.dealer, self.to_move, self.hands, self.loose, self.builds, self.stock)
+        rest = (self.stock_pos, self.captured, self.sweeps, self.last_capturer, self.scores, self.winner, self.result)
+        return (_unpickle_state, (*fields, *rest, tuple(self.move_stack), tuple(self._stack)))
 
     def root(self) -> State:
         """A copy of the position before the first move pushed on this object (without history):
@@ -330,14 +367,14 @@ class State:
         """The legal moves, sorted by their canonical lines."""
         return [Move(c) for c in sorted(movegen.generate(self), key=format_code)]
 
-    def is_legal(self, move: MoveLike) -> bool:
+    def is_legal(self, move: object) -> bool:
         """True when the move is legal here (a move line is read first: MoveError if unreadable).
 
         Only the moves of the played card are made, so one check stays cheap however many moves
         the table allows."""
         return movegen.is_legal(self, move_code(move))
 
-    def verify(self, move: MoveLike) -> None:
+    def verify(self, move: object) -> None:
         """Raise IllegalMoveError naming the move and the rule that forbids it; do nothing if legal."""
         code = move_code(move)
         if movegen.is_legal(self, code):
@@ -346,7 +383,7 @@ class State:
 
         raise IllegalMoveError(format_code(code), explain_illegal(self, code))
 
-    def play(self, move: MoveLike) -> None:
+    def play(self, move: object) -> None:
         """Check a move (a ``Move``, an int code or a move line) and apply it; an illegal move
         raises and changes nothing."""
         code = move_code(move)
@@ -506,3 +543,42 @@ __all__ = [
     "move_code",
     "sorted_builds",
 ]
+
+
+def _unpickle_state(
+    rules: Rules,
+    dealer: int,
+    to_move: int,
+    hands: tuple[CardMask, ...],
+    loose: CardMask,
+    builds: tuple[Build, ...],
+    stock: tuple[Card, ...],
+    stock_pos: int,
+    captured: tuple[CardMask, ...],
+    sweeps: tuple[int, ...],
+    last_capturer: int,
+    scores: tuple[int, ...],
+    winner: int,
+    result: HandScore | None,
+    move_stack: tuple[MoveCode, ...],
+    stack: tuple[Undo, ...],
+) -> State:
+    """A pickled ``State`` again (``State.__reduce__``)."""
+    state = State(
+        rules,
+        dealer=dealer,
+        to_move=to_move,
+        hands=hands,
+        loose=loose,
+        builds=(),
+        stock=stock,
+        captured=captured,
+        sweeps=sweeps,
+        last_capturer=last_capturer,
+        scores=scores,
+        winner=winner,
+        result=result,
+    )
+    state.builds, state.stock_pos = builds, stock_pos
+    state.move_stack, state._stack = list(move_stack), list(stack)
+    return state

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import FULL_DECK, CardMask
+from .cards import FULL_DECK, CardMask, field_values
 from .moves import Move, MoveCode, format_code
 from .rules import Rules
 from .state import Build, State
@@ -37,6 +37,11 @@ class View:
     legal: tuple[MoveCode, ...]
     """The seat's legal moves when it is to move, else empty: move codes (ints), the fast path;
     ``legal_moves()`` gives them as ``Move`` objects."""
+
+    def __reduce__(self) -> tuple[type[View], tuple[object, ...]]:
+        """Pickled as its fields, rebuilt by the constructor: how a view travels to the worker
+        processes that think for the web's computer players, compiled or not."""
+        return (View, field_values(self))
 
     def legal_moves(self) -> list[Move]:
         """The seat's legal moves as ``Move`` objects sorted by canonical line (as ``State.legal_moves``),

@@ -13,10 +13,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .. import __version__
 from ..cards import DECK_SIZE
 from ..errors import CassinoError, CliError, IllegalMoveError, PositionError
 from ..movegen import iter_sorted_moves
 from ..moves import MoveError
+from ..native import describe
 from ..notation import ascii_number, dumps_position, excerpt, read_move, read_position_text
 from ..perft import iter_divide, perft
 from ..rules import RulesError
@@ -208,6 +210,12 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``cassino`` command."""
     parser = _Parser(prog="cassino", description="Casino (Cassino), the card game: engine and apps.")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"cassino {__version__} ({describe()})",
+        help="the version and engine build",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("moves", help="list the legal moves of a position")

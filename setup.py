@@ -1,0 +1,64 @@
+"""The build: the engine's hot path (``cassino.native.COMPILED_MODULES``) compiled with mypyc when
+a C compiler is present, and pure Python otherwise or when ``CASSINO_PURE=1`` is set.
+
+The compiled build records the SHA-256 of each source it compiled (``src/cassino/_build.json``), so
+that an engine whose source was edited afterwards runs as source instead of as a stale build.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import shutil
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+
+PACKAGE = Path(__file__).resolve().parent / "src" / "cassino"
+RECORD = PACKAGE / "_build.json"
+
+
+def compiled_modules() -> list[str]:
+    """``COMPILED_MODULES`` as ``native.py`` lists it (read, not imported: cassino is not built yet)."""
+    tree = ast.parse((PACKAGE / "native.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "COMPILED_MODULES" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    raise RuntimeError("native.py lists no COMPILED_MODULES")
+
+
+def why_pure() -> str:
+    """Why this build is pure Python ("" when it compiles)."""
+    if os.environ.get("CASSINO_PURE") == "1":
+        return "CASSINO_PURE=1"
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler}) found"
+    try:
+        import mypyc.build  # noqa: F401
+    except ImportError:
+        return "mypyc (from mypy) is not installed"
+    return ""
+
+
+def ext_modules() -> list[Any]:
+    """The compiled modules, or none for a pure build (whose record is removed)."""
+    RECORD.unlink(missing_ok=True)
+    reason = why_pure()
+    if reason:
+        print(f"cassino: building the pure Python engine: {reason}")
+        return []
+    from mypyc.build import mypycify
+
+    names = compiled_modules()
+    sources = {name: hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest() for name in names}
+    RECORD.write_text(json.dumps({"sources": sources}, indent=1) + "\n", encoding="utf-8")
+    print(f"cassino: compiling the engine with mypyc: {', '.join(names)}")
+    return list(mypycify([f"src/cassino/{name}.py" for name in names], opt_level="3", group_name="cassino_engine"))
+
+
+setup(ext_modules=ext_modules())

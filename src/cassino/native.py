@@ -1,0 +1,95 @@
+"""Which engine runs: the modules mypyc compiled at install time, or their Python source.
+
+The compiled modules (``COMPILED_MODULES``) are used when the build that made them recorded the
+hashes of the very sources now on disk (``BUILD_RECORD``) and ``CASSINO_PURE`` is not ``1``;
+otherwise every one of them is loaded from its source. It is all or none: compiled modules call
+each other directly, so a compiled one must never meet a source one. ``cassino`` decides this
+before it imports any engine module; a source edited after the build is therefore run as source
+(with a warning) until the next install compiles it again.
+
+This module is never compiled itself, and imports nothing of the engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = Path(__file__).resolve().parent
+COMPILED_MODULES = (
+    "cards",
+    "partition",
+    "moves",
+    "movegen",
+    "scoring",
+    "state",
+    "view",
+    "perft",
+)
+"""The engine's hot path, compiled together by mypyc (``setup.py`` reads this list)."""
+BUILD_RECORD = "_build.json"
+"""Written by ``setup.py`` next to the compiled modules: the SHA-256 of each source it compiled."""
+
+
+def source_hashes(names: Sequence[str] = COMPILED_MODULES) -> dict[str, str]:
+    """The SHA-256 of each module's source file, by module name."""
+    return {name: hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest() for name in names}
+
+
+def _why_not_compiled() -> str:
+    """Why the source runs ("" when the compiled modules may)."""
+    if os.environ.get("CASSINO_PURE") == "1":
+        return "CASSINO_PURE=1"
+    record = PACKAGE / BUILD_RECORD
+    if not record.exists():
+        return "installed without compiling"
+    try:
+        built = json.loads(record.read_text(encoding="utf-8"))["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return f"{BUILD_RECORD} is unreadable"
+    now = source_hashes()
+    for name in COMPILED_MODULES:
+        if not any((PACKAGE / f"{name}{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
+            return f"the compiled {name} module is missing"
+        if built.get(name) != now[name]:
+            warnings.warn(
+                f"cassino: {name}.py changed since the engine was compiled, so the engine runs as Python "
+                "source: install again (./test or ./play does) to compile it",
+                stacklevel=3,
+            )
+            return f"{name}.py changed since the build"
+    return ""
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Loads the compiled modules' names from their ``.py`` sources, ahead of the extension files."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != __package__ or name not in COMPILED_MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, PACKAGE / f"{name}.py")
+
+
+WHY_PURE = _why_not_compiled()
+"""Why the engine runs as Python source, or "" when it runs compiled."""
+COMPILED = not WHY_PURE
+"""True when the engine's compiled modules run."""
+if not COMPILED and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+    sys.meta_path.insert(0, _SourceFinder())
+
+
+def describe() -> str:
+    """The engine in words, for ``cassino --version``."""
+    return "engine compiled with mypyc" if COMPILED else f"pure Python engine: {WHY_PURE}"
