@@ -52,5 +52,5 @@ def client(tmp_path: Path) -> Iterator[Any]:
 
     from cassino.web import create_app
 
-    with TestClient(create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)) as c:
+    with TestClient(create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0, rate_limits=False)) as c:
         yield c

@@ -32,7 +32,7 @@ from web_support import claim_seats, create, get
 
 
 def app_on(path: Path, bot_delay: float = 0) -> TestClient:
-    return TestClient(create_app(database=f"sqlite:///{path / 'web.sqlite3'}", bot_delay=bot_delay))
+    return TestClient(create_app(database=f"sqlite:///{path / 'web.sqlite3'}", bot_delay=bot_delay, rate_limits=False))
 
 
 def post(client: TestClient, game: str, what: str, token: str | None, body: Any = None) -> Any:

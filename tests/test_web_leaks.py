@@ -3,6 +3,7 @@ every message to every seat and spectator checked against the hidden cards at it
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -37,17 +38,19 @@ def test_no_payload_holds_a_hidden_card(tmp_path: Path, config: dict[str, Any]) 
     seats = [{"kind": "bot", "bot": bots[s]} if s in bots else {"kind": "human"} for s in range(players)]
     body = {k: v for k, v in config.items() if k != "bots"} | {"seats": seats}
     sent: list[tuple[int | None, str]] = []  # (seat, raw payload) for every message received
-    app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)
+    app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0, rate_limits=False)
     with TestClient(app) as client:
         r = client.post("/api/games", json=body)
         assert r.status_code == 201 and cards_in_text(r.text) == set()  # tokens and invitations name no card
         made = r.json()
         game = made["game"]
         tokens = claim_seats(client, made)
-        sockets = {seat: client.websocket_connect(f"/api/games/{game}/ws?token={t}") for seat, t in tokens.items()}
-        sockets_list: list[tuple[int | None, Any]] = [(seat, ws.__enter__()) for seat, ws in sockets.items()]
-        spectator = client.websocket_connect(f"/api/games/{game}/ws")
-        sockets_list.append((None, spectator.__enter__()))
+        opened = contextlib.ExitStack()  # closed on a failure too: an open socket would hold the client's exit
+        client_sockets = [(seat, f"/api/games/{game}/ws?token={t}") for seat, t in tokens.items()]
+        sockets_list: list[tuple[int | None, Any]] = [
+            (seat, opened.enter_context(client.websocket_connect(url)))
+            for seat, url in [*client_sockets, (None, f"/api/games/{game}/ws")]
+        ]
         moves = 0
         while True:
             r = client.get(f"/api/games/{game}")
@@ -92,7 +95,7 @@ def test_no_payload_holds_a_hidden_card(tmp_path: Path, config: dict[str, Any]) 
                 sent.append((seat, raw))
                 if json.loads(raw).get("version") == final:
                     break
-            ws.__exit__(None, None, None)
+        opened.close()
         record = client.get(f"/api/games/{game}/record").json()
     hidden = hidden_by_version(record["hands"], public["rules"])
     assert len(hidden) == final + 1 and moves > 20

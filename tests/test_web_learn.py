@@ -52,7 +52,7 @@ def first_deal(eldest: list[str], table: list[str], dealer: list[str]) -> list[i
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)
+    app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0, rate_limits=False)
     with TestClient(app) as c:
         yield c
 

@@ -557,7 +557,7 @@ def test_why_not_covers_exactly_what_cannot_be_played(state: State, seed: int) -
 
 
 def test_the_payload_carries_why_not_only_for_the_seat_to_move(tmp_path: Path) -> None:
-    app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0)
+    app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0, rate_limits=False)
     with TestClient(app) as client:
         r = client.post("/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]})
         assert r.status_code == 201, r.text

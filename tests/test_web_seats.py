@@ -141,7 +141,7 @@ def test_another_seats_hand_and_token_never_reach_the_creator(client: TestClient
 
 def test_only_hashes_of_tokens_and_invitations_are_stored(tmp_path: Path) -> None:
     path = tmp_path / "web.sqlite3"
-    with TestClient(create_app(database=f"sqlite:///{path}", bot_delay=0)) as client:
+    with TestClient(create_app(database=f"sqlite:///{path}", bot_delay=0, rate_limits=False)) as client:
         made = create(client, players=3, seats=THREE)
         game, creator, invite = made["game"], made["seats"][0]["token"], made["seats"][2]["invite"]
         token = client.post(f"/api/games/{game}/claim", json={"invite": invite}).json()["token"]
