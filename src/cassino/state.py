@@ -81,6 +81,9 @@ _MOVER: Final = 9  # UNDO_FIELDS[9] is "to_move" (a literal, so the type checker
 """Where an ``Undo`` holds ``to_move``: the seat that made the move."""
 
 
+StateFields: TypeAlias = "tuple[Rules, int, int, tuple[CardMask, ...], CardMask, tuple[Build, ...], tuple[Card, ...], int, tuple[CardMask, ...], tuple[int, ...], int, tuple[int, ...], int, HandScore | None]"
+"""A position's fields, in the order ``_assembled`` takes them (``State.copy``, pickling)."""
+
 MoveLike: TypeAlias = "Move | MoveCode | str"
 """What ``play``, ``verify`` and ``is_legal`` accept: a ``Move``, its int code or a move line.
 They are declared to take any ``object`` and refuse the rest with a ``TypeError`` naming its type:
@@ -238,27 +241,27 @@ class State:
             raise ValueError(f"the game is over: side {self.winner} has won")
 
     def copy(self) -> State:
-        """An independent copy of the position (without the undo history). Built through the
-        constructor (a compiled ``State`` has no other way in), whose conversions are free here:
-        the tuples pass through ``tuple`` unchanged and the builds are set afterwards."""
-        other = State(
+        """An independent copy of the position (without the undo history)."""
+        return _assembled(*self._fields())
+
+    def _fields(self) -> StateFields:
+        """The position's fields, in ``_assembled``'s order."""
+        return (
             self.rules,
-            dealer=self.dealer,
-            to_move=self.to_move,
-            hands=self.hands,
-            loose=self.loose,
-            builds=(),
-            stock=self.stock,
-            captured=self.captured,
-            sweeps=self.sweeps,
-            last_capturer=self.last_capturer,
-            scores=self.scores,
-            winner=self.winner,
-            result=self.result,
+            self.dealer,
+            self.to_move,
+            self.hands,
+            self.loose,
+            self.builds,
+            self.stock,
+            self.stock_pos,
+            self.captured,
+            self.sweeps,
+            self.last_capturer,
+            self.scores,
+            self.winner,
+            self.result,
         )
-        other.builds = self.builds
-        other.stock_pos = self.stock_pos
-        return other
 
     def _clone(self) -> State:
         """A copy with its undo history (the records are tuples of immutable values, shared)."""
@@ -275,11 +278,9 @@ class State:
         return self._clone()
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        """Pickled field by field with its history, rebuilt by ``_unpickle_state``: a compiled
-        ``State`` has no ``__dict__`` to pickle."""
-        fields = (self.rules, self.dealer, self.to_move, self.hands, self.loose, self.builds, self.stock)
-        rest = (self.stock_pos, self.captured, self.sweeps, self.last_capturer, self.scores, self.winner, self.result)
-        return (_unpickle_state, (*fields, *rest, tuple(self.move_stack), tuple(self._stack)))
+        """Pickled as its fields and history, rebuilt by ``_unpickle_state``: a compiled ``State``
+        has no ``__dict__`` to pickle."""
+        return (_unpickle_state, (self._fields(), tuple(self.move_stack), tuple(self._stack)))
 
     def root(self) -> State:
         """A copy of the position before the first move pushed on this object (without history):
@@ -545,7 +546,7 @@ __all__ = [
 ]
 
 
-def _unpickle_state(
+def _assembled(
     rules: Rules,
     dealer: int,
     to_move: int,
@@ -560,10 +561,10 @@ def _unpickle_state(
     scores: tuple[int, ...],
     winner: int,
     result: HandScore | None,
-    move_stack: tuple[MoveCode, ...],
-    stack: tuple[Undo, ...],
 ) -> State:
-    """A pickled ``State`` again (``State.__reduce__``)."""
+    """A ``State`` of these fields, without history: through the constructor (a compiled ``State``
+    has no other way in), whose conversions are free here: the tuples pass through ``tuple``
+    unchanged, and the builds (already sorted) are set afterwards."""
     state = State(
         rules,
         dealer=dealer,
@@ -580,5 +581,11 @@ def _unpickle_state(
         result=result,
     )
     state.builds, state.stock_pos = builds, stock_pos
+    return state
+
+
+def _unpickle_state(fields: StateFields, move_stack: tuple[MoveCode, ...], stack: tuple[Undo, ...]) -> State:
+    """A pickled ``State`` again (``State.__reduce__``)."""
+    state = _assembled(*fields)
     state.move_stack, state._stack = list(move_stack), list(stack)
     return state
