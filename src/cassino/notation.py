@@ -30,7 +30,7 @@ from .cards import (
     parse_card,
     quoted,
 )
-from .errors import PositionError
+from .errors import CassinoError, PositionError
 from .moves import MAX_MOVE_CHARS, MoveCode, parse_code
 from .partition import UNIT, is_splittable
 from .rules import Rules, RulesError
@@ -139,18 +139,27 @@ def read_position_text(text: str) -> State:
             raise PositionError(
                 f"cannot read position file {excerpt(text, limit=PATH_CHARS)}: {exc.strerror}"
             ) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"position is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except RecursionError:
-        raise PositionError("position is nested too deeply to read: a position is at most four levels deep") from None
-    except ValueError as exc:  # a number of thousands of digits
-        raise PositionError(f"position is not valid JSON: {exc}") from None
+    data = load_json(text, PositionError, "position is not valid JSON", _TOO_DEEP)
     try:
         return position_from_json(data)
     except RecursionError:
-        raise PositionError("position is nested too deeply to read: a position is at most four levels deep") from None
+        raise PositionError(_TOO_DEEP) from None
+
+
+_TOO_DEEP = "position is nested too deeply to read: a position is at most four levels deep"
+
+
+def load_json(text: str, error: type[CassinoError], invalid: str, too_deep: str) -> Any:
+    """JSON text as a value, or ``error`` in one line: ``invalid`` with where the text stops being
+    JSON (or why a number cannot be read), or ``too_deep`` for nesting past the recursion limit."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"{invalid}: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise error(too_deep) from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise error(f"{invalid}: {exc}") from None
 
 
 def _card(text: Any, where: str) -> Card:

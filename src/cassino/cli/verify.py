@@ -29,7 +29,7 @@ from ..cards import DECK_SIZE, Card, excerpt
 from ..errors import CliError, IllegalMoveError, MoveError, NotVerifiedError, RecordError
 from ..game import Game
 from ..moves import MoveCode, format_code
-from ..notation import PATH_CHARS, read_move, read_text
+from ..notation import PATH_CHARS, load_json, read_move, read_text
 from ..record import GameRecord, read_record, replay
 from ..web import fair
 
@@ -128,14 +128,8 @@ def read_game_file(path: str) -> GameFile:
     except OSError as exc:
         source = "standard input" if path == "-" else excerpt(path, limit=PATH_CHARS)
         raise CliError(f"cannot read {source}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CliError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except RecursionError:
-        raise CliError("the JSON is nested too deeply to read: a game's record is five levels deep") from None
-    except ValueError as exc:  # a number of thousands of digits
-        raise CliError(f"not valid JSON: {exc}") from None
+    too_deep = "the JSON is nested too deeply to read: a game's record is five levels deep"
+    data = load_json(text, CliError, "not valid JSON", too_deep)
     if not isinstance(data, dict):
         raise CliError(f"bad record file: expected an object (GET /api/games/ID/record), got {_shown(data)}")
     hands = _field(data, "hands", list, "")
