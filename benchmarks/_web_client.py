@@ -7,6 +7,7 @@ the folder first on ``sys.path``)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import functools
@@ -86,6 +87,21 @@ async def claim(url: str, game: str, invite: str) -> str:
 
 # ---------------------------------------------------------------------- servers
 @functools.cache
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options both benchmarks take for the servers they start and their clients."""
+    parser.add_argument("--bot-workers", type=int, default=None, help="passed on to the started servers' serve")
+    parser.add_argument(
+        "--stall", type=float, default=60.0, help="seconds without a message before a client gives up (default 60)"
+    )
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="write the figures as JSON to FILE (alone: print them as JSON instead of the table)",
+    )
+
+
 def serve_flags() -> frozenset[str]:
     """The options this installation's ``cassino serve`` has, read from its ``--help``: the
     benchmarks pass the newer ones (``--no-rate-limits``, ``--bot-workers``) only where listed."""

@@ -33,6 +33,7 @@ from typing import Any
 from _web_client import (
     BenchError,
     Tally,
+    add_server_arguments,
     create_game,
     given_servers,
     latency_figures,
@@ -159,17 +160,7 @@ def main() -> None:
     parser.add_argument("--url", help="an already running server started with --no-rate-limits (default: start one)")
     parser.add_argument("--database", help="database URL for the started server (default: a temporary SQLite file)")
     parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--bot-workers", type=int, default=None, help="passed on to the started server's serve")
-    parser.add_argument(
-        "--stall", type=float, default=60.0, help="seconds without a message before a client gives up (default 60)"
-    )
-    parser.add_argument(
-        "--json",
-        nargs="?",
-        const="-",
-        metavar="FILE",
-        help="write the figures as JSON to FILE (alone: print them as JSON instead of the table)",
-    )
+    add_server_arguments(parser)
     args = parser.parse_args()
     if args.url and (args.database or args.bot_workers is not None):
         parser.error("--database and --bot-workers are for the server this starts, not with --url")

@@ -43,6 +43,7 @@ from _web_client import (
     BenchError,
     Servers,
     Tally,
+    add_server_arguments,
     claim,
     create_game,
     given_servers,
@@ -224,17 +225,7 @@ def main() -> None:
     )
     parser.add_argument("--database", help="database URL for the started servers (default: a temporary SQLite file)")
     parser.add_argument("--port", type=int, default=8765, help="port of the first started server (the next: +1, ...)")
-    parser.add_argument("--bot-workers", type=int, default=None, help="passed on to the started servers' serve")
-    parser.add_argument(
-        "--stall", type=float, default=60.0, help="seconds without a message before a client gives up (default 60)"
-    )
-    parser.add_argument(
-        "--json",
-        nargs="?",
-        const="-",
-        metavar="FILE",
-        help="write the figures as JSON to FILE (alone: print them as JSON instead of the table)",
-    )
+    add_server_arguments(parser)
     parser.add_argument(
         "--find-capacity", action="store_true", help="raise the games until p99 passes --p99-target; report the most"
     )
