@@ -24,9 +24,7 @@ from cassino.errors import ServiceError
 from cassino.web import create_app
 from cassino.web.fair import SCHEME, deck_text, derive_deck, seed_commitment
 from cassino.web.payloads import state_payload
-from cassino.web.service import GameService
-from cassino.web.store import Store, database_url
-from web_support import check_hand, postgres_url, service_seats
+from web_support import check_hand, service_seats, two_services
 
 MINE = "ab" * 32
 THEIRS = "cd" * 32
@@ -169,46 +167,37 @@ def test_contributions_to_the_next_hand_over_http_and_the_socket(client: TestCli
 
 
 def test_a_contribution_through_another_process_while_this_one_deals_is_used() -> None:
-    url = database_url(postgres_url())
-
     async def scenario() -> None:
-        one, two = Store(url), Store(url)
-        a, b = GameService(one, bot_delay=0), GameService(two, bot_delay=0)  # not listening: a is not told
-        live, creator, invites = a.create({"seats": [{"kind": "human"}, {"kind": "human"}]})
-        tokens = service_seats(a, live, creator, invites)
-        rng = random.Random(4)
-        state = live.game.state
-        while sum(h.bit_count() for h in state.hands) + len(state.remaining_stock) > 1:  # to the hand's last move
+        with two_services() as (a, b):  # not listening: a is not told
+            live, creator, invites = a.create({"seats": [{"kind": "human"}, {"kind": "human"}]})
+            tokens = service_seats(a, live, creator, invites)
+            rng = random.Random(4)
+            state = live.game.state
+            while sum(h.bit_count() for h in state.hands) + len(state.remaining_stock) > 1:  # to the hand's last move
+                seat = state.to_move
+                a.play(live.id, tokens[seat], rng.choice(state_payload(live, seat)["legal"])["move"])
+            b.contribute(live.id, tokens[1], 2, THEIRS)  # stored by b; a's copy has not heard of it
+            assert live.dealer is not None and live.dealer.next is not None and live.dealer.next.contributions == {}
             seat = state.to_move
-            a.play(live.id, tokens[seat], rng.choice(state_payload(live, seat)["legal"])["move"])
-        b.contribute(live.id, tokens[1], 2, THEIRS)  # stored by b; a's copy has not heard of it
-        assert live.dealer is not None and live.dealer.next is not None and live.dealer.next.contributions == {}
-        seat = state.to_move
-        a.play(live.id, tokens[seat], state_payload(live, seat)["legal"][0]["move"])
-        assert live.hand_number == 2 and live.contributions[2] == {1: THEIRS}  # dealt again, with it
-        stored = one.load_game(live.id)
-        assert stored is not None
-        assert stored.hands[1].deck == deck_text(derive_deck(live.id, 2, stored.seeds[2], {1: THEIRS}))
-        assert len(stored.moves) == live.ply
-        one.close()
-        two.close()
+            a.play(live.id, tokens[seat], state_payload(live, seat)["legal"][0]["move"])
+            assert live.hand_number == 2 and live.contributions[2] == {1: THEIRS}  # dealt again, with it
+            stored = a.store.load_game(live.id)
+            assert stored is not None
+            assert stored.hands[1].deck == deck_text(derive_deck(live.id, 2, stored.seeds[2], {1: THEIRS}))
+            assert len(stored.moves) == live.ply
 
     asyncio.run(scenario())
 
 
 def test_a_seat_cannot_contribute_twice_through_two_processes() -> None:
-    url = database_url(postgres_url())
-    one, two = Store(url), Store(url)
-    a, b = GameService(one, bot_delay=0), GameService(two, bot_delay=0)
-    live, creator, _ = a.create({"seats": AGAINST_GREEDY})
-    b.get(live.id)
-    a.contribute(live.id, creator[0], 2, MINE)
-    with pytest.raises(ServiceError) as refused:
-        b.contribute(live.id, creator[0], 2, THEIRS)
-    assert refused.value.status == 409
-    assert b.get(live.id).dealer.next.contributions == {0: MINE}  # type: ignore[union-attr]
-    one.close()
-    two.close()
+    with two_services() as (a, b):
+        live, creator, _ = a.create({"seats": AGAINST_GREEDY})
+        b.get(live.id)
+        a.contribute(live.id, creator[0], 2, MINE)
+        with pytest.raises(ServiceError) as refused:
+            b.contribute(live.id, creator[0], 2, THEIRS)
+        assert refused.value.status == 409
+        assert b.get(live.id).dealer.next.contributions == {0: MINE}  # type: ignore[union-attr]
 
 
 def test_a_finished_web_game_verifies_with_cassino_verify(client: TestClient, tmp_path: Path) -> None:

@@ -25,9 +25,8 @@ from cassino.errors import ServiceError
 from cassino.web.fair import SCHEME
 from cassino.web.model import LiveGame
 from cassino.web.payloads import state_payload
-from cassino.web.service import GameService
 from cassino.web.store import Store, database_url
-from web_support import Server, check_hand, postgres_url, replay, service_seats
+from web_support import Server, check_hand, postgres_url, replay, service_seats, two_services
 
 
 async def _until(predicate: Callable[[], bool], what: str, limit: float = 30) -> None:
@@ -44,104 +43,89 @@ def _moves(store: Store, game_id: str) -> list[tuple[int, int, str]]:
 
 
 def test_two_services_on_one_database_keep_one_game_in_step() -> None:
-    url = database_url(postgres_url())
-
     async def scenario() -> None:
-        one, two = Store(url), Store(url)
-        a, b = GameService(one, bot_delay=0), GameService(two, bot_delay=0)
-        await a.start()
-        await b.start()
-        assert a.listener is not None and b.listener is not None
-        await _until(lambda: a.listener.listening.is_set() and b.listener.listening.is_set(), "the listeners")
-        body = {"options": {"target": 11}, "seats": [{"kind": "human"}, {"kind": "human"}]}
-        live, creator, invites = a.create(body)
-        tokens = service_seats(a, live, creator, invites)
-        there = b.get(live.id)
-        watcher = b.subscribe(there, 1)
-        rng = random.Random(3)
-        served = {0: a, 1: b}
-        copies: dict[int, LiveGame] = {0: live, 1: there}
-        counts = 0
-        while not live.over:
-            if live.counting:  # each person presses next on their own process
-                counts += 1
-                for seat in (0, 1):
-                    await _until(lambda seat=seat: copies[seat].counting, "the count on the other process")
-                    served[seat].press_next(live.id, tokens[seat])
-                await _until(lambda: not live.counting and not there.counting, "the end of the count on both")
-                continue
-            seat = live.game.state.to_move
-            mine = copies[seat]
-            await _until(lambda mine=mine: mine.ply == live.ply == there.ply, "both copies at one ply")
-            move = rng.choice(state_payload(mine, seat)["legal"])["move"]
-            served[seat].play(live.id, tokens[seat], move, version=mine.ply)
-            await _until(lambda: live.ply == there.ply, "the move on the other process")
-            assert state_payload(live, 0) == state_payload(there, 0)
-            assert state_payload(live, 1) == state_payload(there, 1)
-        await _until(lambda: there.over, "the end on the other process")
-        assert counts >= 1 and live.game.scores == there.game.scores
-        assert watcher.queue.qsize() > 10  # seat 1's socket on process b heard every move made through a
-        stored = _moves(one, live.id)
-        assert [m[0] for m in stored] == list(range(live.ply))
-        # a move for a version another process has already passed is refused, and changes nothing
-        with pytest.raises(
-            ServiceError, match=f"the game has moved on: it is at version {live.ply}, your move was for 0"
-        ):
-            b.play(live.id, tokens[1], "trail Ac", version=0)
-        assert _moves(two, live.id) == stored
-        for service in (a, b):
-            await service.stop()
-        one.close()
-        two.close()
+        with two_services() as (a, b):
+            await a.start()
+            await b.start()
+            assert a.listener is not None and b.listener is not None
+            await _until(lambda: a.listener.listening.is_set() and b.listener.listening.is_set(), "the listeners")
+            body = {"options": {"target": 11}, "seats": [{"kind": "human"}, {"kind": "human"}]}
+            live, creator, invites = a.create(body)
+            tokens = service_seats(a, live, creator, invites)
+            there = b.get(live.id)
+            watcher = b.subscribe(there, 1)
+            rng = random.Random(3)
+            served = {0: a, 1: b}
+            copies: dict[int, LiveGame] = {0: live, 1: there}
+            counts = 0
+            while not live.over:
+                if live.counting:  # each person presses next on their own process
+                    counts += 1
+                    for seat in (0, 1):
+                        await _until(lambda seat=seat: copies[seat].counting, "the count on the other process")
+                        served[seat].press_next(live.id, tokens[seat])
+                    await _until(lambda: not live.counting and not there.counting, "the end of the count on both")
+                    continue
+                seat = live.game.state.to_move
+                mine = copies[seat]
+                await _until(lambda mine=mine: mine.ply == live.ply == there.ply, "both copies at one ply")
+                move = rng.choice(state_payload(mine, seat)["legal"])["move"]
+                served[seat].play(live.id, tokens[seat], move, version=mine.ply)
+                await _until(lambda: live.ply == there.ply, "the move on the other process")
+                assert state_payload(live, 0) == state_payload(there, 0)
+                assert state_payload(live, 1) == state_payload(there, 1)
+            await _until(lambda: there.over, "the end on the other process")
+            assert counts >= 1 and live.game.scores == there.game.scores
+            assert watcher.queue.qsize() > 10  # seat 1's socket on process b heard every move made through a
+            stored = _moves(a.store, live.id)
+            assert [m[0] for m in stored] == list(range(live.ply))
+            # a move for a version another process has already passed is refused, and changes nothing
+            with pytest.raises(
+                ServiceError, match=f"the game has moved on: it is at version {live.ply}, your move was for 0"
+            ):
+                b.play(live.id, tokens[1], "trail Ac", version=0)
+            assert _moves(b.store, live.id) == stored
+            for service in (a, b):
+                await service.stop()
 
     asyncio.run(scenario())
 
 
 def test_a_stale_copy_refuses_the_move_then_catches_up() -> None:
-    url = database_url(postgres_url())
-
     async def scenario() -> None:
-        one, two = Store(url), Store(url)
-        a, b = GameService(one, bot_delay=0), GameService(two, bot_delay=0)
-        live, creator, invites = a.create({"seats": [{"kind": "human"}, {"kind": "human"}]})
-        tokens = service_seats(a, live, creator, invites)
-        there = b.get(live.id)  # no listener started: b is not told of a's moves
-        seat = live.game.state.to_move
-        a.play(live.id, tokens[seat], state_payload(live, seat)["legal"][0]["move"])
-        other = 1 - seat
-        with pytest.raises(ServiceError) as refused:  # b thinks it is still seat `seat`'s turn
-            b.play(live.id, tokens[seat], state_payload(there, seat)["legal"][0]["move"])
-        assert refused.value.status == 409 and "the game has moved on (it is at version 1)" in refused.value.message
-        assert there.ply == 1 and state_payload(there, other) == state_payload(live, other)
-        assert len(_moves(one, live.id)) == 1
-        one.close()
-        two.close()
+        with two_services() as (a, b):
+            live, creator, invites = a.create({"seats": [{"kind": "human"}, {"kind": "human"}]})
+            tokens = service_seats(a, live, creator, invites)
+            there = b.get(live.id)  # no listener started: b is not told of a's moves
+            seat = live.game.state.to_move
+            a.play(live.id, tokens[seat], state_payload(live, seat)["legal"][0]["move"])
+            other = 1 - seat
+            with pytest.raises(ServiceError) as refused:  # b thinks it is still seat `seat`'s turn
+                b.play(live.id, tokens[seat], state_payload(there, seat)["legal"][0]["move"])
+            assert refused.value.status == 409 and "the game has moved on (it is at version 1)" in refused.value.message
+            assert there.ply == 1 and state_payload(there, other) == state_payload(live, other)
+            assert len(_moves(a.store, live.id)) == 1
 
     asyncio.run(scenario())
 
 
 def test_computer_players_run_by_two_services_move_exactly_once() -> None:
-    url = database_url(postgres_url())
-
     async def scenario() -> None:
-        one, two = Store(url), Store(url)
-        a, b = GameService(one, bot_delay=0), GameService(two, bot_delay=0)
-        await a.start()
-        await b.start()
-        body = {
-            "options": {"target": 11},
-            "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
-        }
-        live, _, _ = a.create(body)
-        there = b.get(live.id)  # both processes now run both computer players
-        await _until(lambda: live.over and there.over, "the computer players to finish", limit=120)
-        stored = _moves(one, live.id)
-        assert [m[0] for m in stored] == list(range(len(stored)))  # no ply twice, none missing
-        assert live.ply == there.ply == len(stored) and live.game.scores == there.game.scores
-        for service in (a, b):
-            await service.stop()
-        one.close()
-        two.close()
+        with two_services() as (a, b):
+            await a.start()
+            await b.start()
+            body = {
+                "options": {"target": 11},
+                "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
+            }
+            live, _, _ = a.create(body)
+            there = b.get(live.id)  # both processes now run both computer players
+            await _until(lambda: live.over and there.over, "the computer players to finish", limit=120)
+            stored = _moves(a.store, live.id)
+            assert [m[0] for m in stored] == list(range(len(stored)))  # no ply twice, none missing
+            assert live.ply == there.ply == len(stored) and live.game.scores == there.game.scores
+            for service in (a, b):
+                await service.stop()
 
     asyncio.run(scenario())
 

@@ -3,6 +3,7 @@ a real ``cassino serve`` process, and the check that a payload holds no card hid
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -46,6 +47,22 @@ def postgres_url() -> str:
     metadata.drop_all(store.engine)
     store.close()
     return url
+
+
+@contextlib.contextmanager
+def two_services() -> Iterator[tuple[Any, Any]]:
+    r"""Two ``GameService``\ s on one PostgreSQL database, each with a store of its own, as two
+    server processes have (not listening until started); their stores are closed after."""
+    from cassino.web.service import GameService
+    from cassino.web.store import Store, database_url
+
+    url = database_url(postgres_url())
+    one, two = Store(url), Store(url)
+    try:
+        yield GameService(one, bot_delay=0), GameService(two, bot_delay=0)
+    finally:
+        one.close()
+        two.close()
 
 
 def free_port() -> int:
