@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 PACKAGE = Path(__file__).resolve().parent / "src" / "cassino"
 RECORD = PACKAGE / "_build.json"
@@ -45,6 +46,10 @@ def why_pure() -> str:
     return ""
 
 
+SOURCES: dict[str, str] = {}
+"""The SHA-256 of each source mypyc translated, written to ``RECORD`` once the build succeeds."""
+
+
 def ext_modules() -> list[Any]:
     """The compiled modules, or none for a pure build (whose record is removed)."""
     RECORD.unlink(missing_ok=True)
@@ -55,10 +60,19 @@ def ext_modules() -> list[Any]:
     from mypyc.build import mypycify
 
     names = compiled_modules()
-    sources = {name: hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest() for name in names}
-    RECORD.write_text(json.dumps({"sources": sources}, indent=1) + "\n", encoding="utf-8")
+    SOURCES.update({name: hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest() for name in names})
     print(f"cassino: compiling the engine with mypyc: {', '.join(names)}")
     return list(mypycify([f"src/cassino/{name}.py" for name in names], opt_level="3", group_name="cassino_engine"))
 
 
-setup(ext_modules=ext_modules())
+class BuildEngine(build_ext):
+    """``build_ext`` that records the compiled sources only after they compiled: a failed build
+    leaves no record, so the sources run instead of an older build."""
+
+    def run(self) -> None:
+        super().run()
+        if SOURCES:
+            RECORD.write_text(json.dumps({"sources": SOURCES}, indent=1) + "\n", encoding="utf-8")
+
+
+setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildEngine})

@@ -115,7 +115,7 @@ def test_an_owner_may_not_trail_unless_the_option_allows() -> None:
     state = scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
     assert ck.check_may_trail(state, 0) == Reason.of("owner_may_not_trail", value=8, build=some("3c 5d"))
     assert ck.check_may_trail(state, 1) is None
-    assert not ck.may_trail(state.rules, ck.owned_builds(state, 0))
+    assert not ck.may_trail(state.flags, ck.owned_builds(state, 0))
     free = scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]], {"owner_may_trail": True})
     assert ck.check_may_trail(free, 0) is None
 
@@ -302,8 +302,8 @@ def test_raises() -> None:
 
 def test_raise_extra_and_loose_cards() -> None:
     state = scripted_position(["2h", build(["Ac", "4d"], 5, 1)], [["3s", "8c", "Td"], ["9h", "9s", "9c"]])
-    assert ck.raise_extra(state.rules, 5, 3, 8) == 0
-    assert ck.raise_extra(state.rules, 5, 3, 10) is None
+    assert ck.raise_extra(state.flags, 5, 3, 8) == 0
+    assert ck.raise_extra(state.flags, 5, 3, 10) is None
     assert ck.check_raise_loose(state, card("3s"), 10, mask("Ac 2h 4d")) == Reason.of(
         "raise_no_loose", value=5, card=one("3s"), total=8, target=10
     )
@@ -311,7 +311,7 @@ def test_raise_extra_and_loose_cards() -> None:
     helped = scripted_position(
         ["2h", build(["Ac", "4d"], 5, 1)], [["3s", "8c", "Td"], ["9h", "9s", "9c"]], {"table_cards_may_raise": True}
     )
-    assert ck.raise_extra(helped.rules, 5, 3, 10) == 8
+    assert ck.raise_extra(helped.flags, 5, 3, 10) == 8
     assert ck.check_raise_loose(helped, card("3s"), 10, mask("Ac 2h 4d")) is None
     assert ck.check_build_split(helped, card("3s"), 10, mask("Ac 2h 4d")) is None
     assert helped.is_legal("build 3s 10: Ac 2h 4d")

@@ -9,22 +9,17 @@ and that the check turns into its reason: each rule's logic lives once, and its 
 ``explain.reason_illegal`` runs the checks in the order a player thinks; the first that fails is
 the reason. This module imports nothing that imports it (``movegen`` and ``explain`` import it).
 
-A reason is structured, a ``Reason`` (a code and its parameters), so that the browser can show it in
-the player's language from the catalogues (key ``reason.<code>``); ``REASON_TEXTS`` gathers the one
-English wording of every code from the sentences below, which the command line prints through
-``Reason.text`` and the English catalogue reads. A text that would vary with an option or a word of
-English is split into separate codes, so a translation never has to contain engine words.
+A reason is a ``reasons.Reason``, a code and its parameters; the English sentence of each code is
+registered here beside its rule (``reasons.words``). A text that would vary with an option or a word
+of English is split into separate codes, so a translation never has to contain engine words.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, TypeAlias
+from typing import TYPE_CHECKING, Final, final
 
-from .cards import ACES_MASK, CARD_NAMES, RANK_MASKS, RANKS, CardMask, cards_of, rank
+from .cards import ACES_MASK, RANK_MASKS, RANKS, CardMask, cards_of, rank
 from .moves import CAPTURE, HIGHEST_VALUE, VALUE_MASK
 from .partition import (
     FIELD_BITS,
@@ -39,6 +34,7 @@ from .partition import (
     splittable,
     vector_of,
 )
+from .reasons import Cards, Rank, Reason, words
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -64,153 +60,13 @@ NO_BUILDS: Final[tuple[CardMask, ...]] = (0,)
 """The one choice of whole builds when a move takes none along."""
 
 
-# ----------------------------------------------------------------------------- reasons
-
-Param: TypeAlias = "int | Cards | Rank"
-"""A reason's parameter: a number, some cards or a rank."""
-
-REASON_TEXTS: dict[str, str] = {}
-"""Every reason code with its English template, gathered from the sentences beside the checks
-below: the only home of the English wording."""
-
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_FIELDS: dict[str, frozenset[str]] = {}
-
-
-def _words(**texts: str) -> None:
-    """Register the English templates of a rule's reason codes, written beside the rule's check."""
-    for code, text in texts.items():
-        REASON_TEXTS[code] = text
-        _FIELDS[code] = frozenset(PLACEHOLDER.findall(text))
-
-
-@dataclass(frozen=True, slots=True)
-class Cards:
-    """Cards as a reason's parameter, by canonical name in ascending card order (one card too)."""
-
-    names: tuple[str, ...]
-
-    @classmethod
-    def of(cls, mask: CardMask) -> Cards:
-        """The cards of a mask."""
-        return cls(tuple(CARD_NAMES[c] for c in cards_of(mask)))
-
-    @classmethod
-    def one(cls, card: int) -> Cards:
-        """A single card."""
-        return cls((CARD_NAMES[card],))
-
-
-@dataclass(frozen=True, slots=True)
-class Rank:
-    """A rank as a reason's parameter, by its letter (``T`` is the ten)."""
-
-    letter: str
-
-
-def param_text(value: Param) -> str:
-    """A parameter in English, as the sentences always wrote it."""
-    if isinstance(value, Cards):
-        return " ".join(value.names)
-    if isinstance(value, Rank):
-        return value.letter
-    return str(value)
-
-
-def param_json(value: Param) -> Any:
-    """A parameter as JSON: an int, ``{"cards": [...]}`` or ``{"rank": "T"}``."""
-    if isinstance(value, Cards):
-        return {"cards": list(value.names)}
-    if isinstance(value, Rank):
-        return {"rank": value.letter}
-    return value
-
-
-def param_from_json(value: Any) -> Param:
-    """The inverse of ``param_json``; anything else is refused."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, dict) and value.keys() == {"cards"} and isinstance(value["cards"], list):
-        names = value["cards"]
-        if all(isinstance(n, str) and n in CARD_NAMES for n in names):
-            return Cards(tuple(names))
-    if isinstance(value, dict) and value.keys() == {"rank"} and value["rank"] in tuple(RANKS):
-        return Rank(value["rank"])
-    raise ValueError(f"{value!r} is not a reason parameter: an int, {{'cards': [...]}} or {{'rank': 'T'}}")
-
-
-@dataclass(frozen=True, slots=True)
-class CodedMessage:
-    """A message as data: a code of a table of English templates and the values of its
-    placeholders, checked against the template; the base of the engine's reasons and of the
-    teaching library's messages, so that each is worded in any language from the catalogues."""
-
-    code: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    KIND: ClassVar[str] = "message"
-    """What the message is called in errors."""
-
-    @classmethod
-    def fields_of(cls, code: str) -> frozenset[str] | None:
-        """The placeholders of ``code``'s template, or None for an unknown code."""
-        raise NotImplementedError
-
-    def __post_init__(self) -> None:
-        fields = self.fields_of(self.code)
-        if fields is None:
-            raise ValueError(f"unknown {self.KIND} code {self.code!r}")
-        names = {name for name, _ in self.params}
-        if names != fields or len(names) != len(self.params):
-            raise ValueError(f"{self.KIND} {self.code!r} takes {sorted(fields)}, got {[n for n, _ in self.params]}")
-
-    @classmethod
-    def of(cls, code: str, **params: Any) -> Self:
-        """A message from keyword parameters: ``Reason.of("owner_may_not_trail", value=8, build=...)``."""
-        return cls(code, tuple(params.items()))
-
-    @property
-    def args(self) -> Mapping[str, Any]:
-        """The parameters by name."""
-        return dict(self.params)
-
-
-@dataclass(frozen=True, slots=True)
-class Reason(CodedMessage):
-    """Why a move is refused: a code of ``REASON_TEXTS`` and the values of its placeholders (``Param``),
-    so the page can word it in any language and the command line keeps its English sentence."""
-
-    KIND: ClassVar[str] = "reason"
-
-    @classmethod
-    def fields_of(cls, code: str) -> frozenset[str] | None:
-        """The placeholders of a reason code's sentence."""
-        return _FIELDS.get(code)
-
-    @property
-    def text(self) -> str:
-        """The English sentence (what the command line and the engine's errors say)."""
-        values = dict(self.params)
-        return PLACEHOLDER.sub(lambda m: param_text(values[m.group(1)]), REASON_TEXTS[self.code])
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"code": ..., "params": {...}, "text": ...}``: the page words it from ``code`` and
-        ``params``; ``text`` is the English fallback."""
-        return {"code": self.code, "params": {k: param_json(v) for k, v in self.params}, "text": self.text}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Reason:
-        """A reason read back from ``to_json`` (``text`` is derived, so it is not read)."""
-        return cls(str(data["code"]), tuple((str(k), param_from_json(v)) for k, v in data["params"].items()))
-
-
 # ----------------------------------------------------------------------------- facts the rules share
 
 
 def numeral_cards(state: State) -> CardMask:
     """The cards that have a value and so may build or be summed: all of them under royal values,
     A..T under classic values (court cards only pair, 5.3)."""
-    return NUMERAL_ROYAL if state.rules.royal else NUMERAL_CLASSIC
+    return state.flags.numeral
 
 
 def _lowest(cards: CardMask) -> int:
@@ -240,20 +96,70 @@ CAPTURERS: Final[dict[int, tuple[CardMask, ...]]] = {
 """``CAPTURERS[rules.max_build][value]``: the cards able to capture a build of ``value``."""
 
 
-def capturers_of(rules: Rules) -> tuple[CardMask, ...]:
+def capturers_of(rules: Rules | RuleFlags) -> tuple[CardMask, ...]:
     """The capturing cards of each build value under ``rules`` (``CAPTURERS``)."""
     return CAPTURERS[rules.max_build]
 
 
+@final
+class RuleFlags:
+    """The options the generator reads at every position, as the fields of a compiled object
+    (``State.flags``): a ``Rules`` is a plain dataclass, each of whose attributes costs a lookup
+    by name, many times a position."""
+
+    royal: Final[bool]
+    maximal: Final[bool]
+    """``capture_must_be_maximal``."""
+    duplicates: Final[bool]
+    """``duplicate_value_builds``."""
+    restriction: Final[str]
+    """``trail_restriction``."""
+    court_capture: Final[str]
+    owner_may_trail: Final[bool]
+    raise_own_build: Final[bool]
+    table_cards_may_raise: Final[bool]
+    draw: Final[bool]
+    max_build: Final[int]
+    numeral: Final[CardMask]
+    """The cards with a value (``numeral_cards``)."""
+    capturers: Final[tuple[CardMask, ...]]
+    """``capturers_of(rules)``."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.royal = rules.royal
+        self.maximal = rules.capture_must_be_maximal
+        self.duplicates = rules.duplicate_value_builds
+        self.restriction = rules.trail_restriction
+        self.court_capture = rules.court_capture
+        self.owner_may_trail = rules.owner_may_trail
+        self.raise_own_build = rules.raise_own_build
+        self.table_cards_may_raise = rules.table_cards_may_raise
+        self.draw = rules.draw
+        self.max_build = rules.max_build
+        self.numeral = NUMERAL_ROYAL if rules.royal else NUMERAL_CLASSIC
+        self.capturers = CAPTURERS[rules.max_build]
+
+
+_FLAGS: Final[dict[Rules, RuleFlags]] = {}
+
+
+def flags_of(rules: Rules) -> RuleFlags:
+    """The ``RuleFlags`` of ``rules``, one object per rule set."""
+    found = _FLAGS.get(rules)
+    if found is None:
+        found = _FLAGS[rules] = RuleFlags(rules)
+    return found
+
+
 def capturing_cards(state: State, value: int, cards: CardMask) -> int:
     """How many of ``cards`` can capture a build of ``value`` (an ace for 14)."""
-    capturers = CAPTURERS[state.rules.max_build]
+    capturers = state.flags.capturers
     return (cards & capturers[value]).bit_count() if 0 <= value < VALUE_SLOTS else 0
 
 
 # ----------------------------------------------------------------------------- any move
 
-_words(
+words(
     hand_over="the hand is over: no move is left to play",
     not_in_hand="{card} is not in the hand of seat {seat}, the player to move",
 )
@@ -274,7 +180,7 @@ def check_in_hand(state: State, card: int) -> Reason | None:
 
 # ----------------------------------------------------------------------------- 7.2 the owner's obligation
 
-_words(
+words(
     last_card_may_not_trail=(
         "you own the {value}-build ({build}) and {card} is your last card that can take it: "
         "you may not trail it unless the move takes that build along (rule 7.2)"
@@ -319,7 +225,7 @@ def check_obligation(state: State, card: int, taken: CardMask, trail: bool = Fal
     owned = owned_builds(state, seat)
     if not owned:
         return None
-    must = unkept_builds(capturers_of(state.rules), owned, state.hands[seat] & ~(1 << card))
+    must = unkept_builds(state.flags.capturers, owned, state.hands[seat] & ~(1 << card))
     for b in owned:
         cards, _value, _owner = b
         if cards & must and not cards & taken:
@@ -329,7 +235,7 @@ def check_obligation(state: State, card: int, taken: CardMask, trail: bool = Fal
 
 # ----------------------------------------------------------------------------- 7.1 trailing
 
-_words(
+words(
     owner_may_not_trail="you own the {value}-build ({build}), so you may not trail (rule 7.1)",
     trail_rank_on_table=(
         "a loose card of the same rank as {card} is on the table, so it may not be trailed "
@@ -340,7 +246,7 @@ _words(
 )
 
 
-def may_trail(rules: Rules, owned: list[Build]) -> bool:
+def may_trail(rules: RuleFlags, owned: list[Build]) -> bool:
     """Rule 7.1: the owner of a build may not trail, unless ``owner_may_trail``."""
     return rules.owner_may_trail or not owned
 
@@ -348,7 +254,7 @@ def may_trail(rules: Rules, owned: list[Build]) -> bool:
 def check_may_trail(state: State, seat: int) -> Reason | None:
     """Rule 7.1, the owner: refused naming the first build ``seat`` owns."""
     owned = owned_builds(state, seat)
-    if may_trail(state.rules, owned):
+    if may_trail(state.flags, owned):
         return None
     cards, value, _owner = owned[0]
     return Reason.of("owner_may_not_trail", value=value, build=Cards.of(cards))
@@ -357,7 +263,7 @@ def check_may_trail(state: State, seat: int) -> Reason | None:
 def trail_refusal(state: State, card: int, can_capture: bool) -> str | None:
     """Rule 7.1 under ``trail_restriction``: the reason code that forbids trailing ``card``
     (``can_capture``: it has a legal capture), or None when the option allows it."""
-    restriction = state.rules.trail_restriction
+    restriction = state.flags.restriction
     if restriction == "no_rank_match":
         return "trail_rank_on_table" if state.loose & RANK_MASKS[rank(card)] else None
     if restriction == "no_capturing_card" and can_capture:
@@ -373,7 +279,7 @@ def check_trail_restriction(state: State, card: int, can_capture: bool) -> Reaso
 
 # ----------------------------------------------------------------------------- the table items a move names
 
-_words(
+words(
     build_only_whole="the {value}-build ({build}) can only be taken or joined whole",
     not_on_table_one="{cards} is not on the table",
     not_on_table_many="{cards} are not on the table",
@@ -398,7 +304,7 @@ def check_on_table(state: State, taken: CardMask) -> Reason | None:
 
 # ----------------------------------------------------------------------------- 5 capturing
 
-_words(
+words(
     pairing_value_is_number="{card} is a numeral card: write its capture value as a number, not a rank letter",
     court_pairs_only="a court card captures only loose cards of its own rank by pairing (rule 5.3)",
     court_capture_one="{card} takes exactly one loose {rank}, not {taken} (court_capture one)",
@@ -563,7 +469,7 @@ def check_capture_maximal(state: State, card: int, value: int, taken: CardMask) 
 
 # ----------------------------------------------------------------------------- 6 building
 
-_words(
+words(
     court_never_builds="{card} is a court card, and court cards never build under classic values (rule 6.1)",
     build_value_range="a build's value must be 2..{top} under these rules, not {value} (rule 6.1)",
     build_keep_card="to build {value} you must keep a card worth {value} in your hand after playing {card} (rule 6.2)",
@@ -614,11 +520,27 @@ def _mask_of_vector(vector: ValueVector) -> CardMask:
     return mask
 
 
-@lru_cache(maxsize=1 << 12)
+_TARGETS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+_TARGETS_LIMIT: Final = 1 << 12
+
+
 def build_targets(hand: ValueVector, top: int) -> tuple[tuple[int, ...], ...]:
     """Rules 6.1 and 6.2 once per hand: for each played value (index), the build values that
     ``_value_refusal`` allows with the rest of a hand of value vector ``hand``. Values below the
-    played card's are left out: no group of them could hold the card (6.3)."""
+    played card's are left out: no group of them could hold the card (6.3).
+
+    Cached in a dict keyed by one int (the vector fits 52 bits), cheaper to ask than ``lru_cache``."""
+    key = hand << 4 | top
+    found = _TARGETS.get(key)
+    if found is None:
+        if len(_TARGETS) >= _TARGETS_LIMIT:
+            _TARGETS.clear()
+        found = _TARGETS[key] = _targets(hand, top)
+    return found
+
+
+def _targets(hand: ValueVector, top: int) -> tuple[tuple[int, ...], ...]:
+    """``build_targets`` without its cache."""
     out = []
     for vc in range(ROYAL_TOP + 1):
         rest = hand - UNIT[vc] if vc and hand >> (FIELD_BITS * (vc - 1)) & FIELD_MASK else hand
@@ -633,7 +555,7 @@ def check_build_loose(state: State, taken: CardMask) -> Reason | None:
     return Reason.of("build_court_card", card=Cards.one(_lowest(courts))) if courts else None
 
 
-_words(
+words(
     build_frozen=(
         "the {value}-build ({build}) is a multiple build: it is frozen and can only join whole as a group of "
         "{value} (rule 6.5)"
@@ -656,7 +578,7 @@ def raise_refusal(state: State, build: Build) -> str | None:
     multiple build is frozen; your own build is yours to raise unless ``raise_own_build`` is off."""
     if not build_is_single(build):
         return "build_frozen"
-    if build[2] == state.to_move and not state.rules.raise_own_build:  # build[2]: its owner
+    if build[2] == state.to_move and not state.flags.raise_own_build:  # build[2]: its owner
         return "own_build_no_raise"
     return None
 
@@ -691,7 +613,7 @@ def check_one_raise(state: State, value: int, taken: CardMask) -> Reason | None:
     return Reason.of("raise_one_build") if len(_raised(state, value, taken)) > 1 else None
 
 
-_words(
+words(
     build_value_taken=(
         "there is already a {value}-build ({build}): add to it by including it, since only one build per value "
         "may stand (rule 6.7)"
@@ -718,7 +640,7 @@ def check_one_build_per_value(state: State, value: int, taken: CardMask) -> Reas
     return Reason.of(code, value=value, build=Cards.of(left))
 
 
-_words(
+words(
     raise_no_loose=(
         "raising the {value}-build with {card} makes {total}, not {target}; loose cards never help to raise "
         "(table_cards_may_raise is off)"
@@ -729,7 +651,7 @@ _words(
 )
 
 
-def raise_extra(rules: Rules, raised: int, card_value: int, value: int) -> int | None:
+def raise_extra(rules: RuleFlags, raised: int, card_value: int, value: int) -> int | None:
     """Rule 6.3 on raising (10.10): what loose cards must add to the played card and the raised
     build of value ``raised`` in their group of ``value``: 0 when the two make ``value`` alone
     (other loose groups of ``value`` may still join), their sum when ``table_cards_may_raise`` lets
@@ -746,7 +668,7 @@ def check_raise_loose(state: State, card: int, value: int, taken: CardMask) -> R
     """Rule 6.3: loose cards never help to raise (unless ``table_cards_may_raise``): a raise that
     takes loose cards while card and build miss the value is refused."""
     raised = _raised(state, value, taken)
-    rules = state.rules
+    rules = state.flags
     if not raised or not taken & state.loose or rules.table_cards_may_raise:
         return None
     _cards, w, _owner = raised[0]
@@ -766,7 +688,7 @@ def check_build_split(state: State, card: int, value: int, taken: CardMask) -> R
         extra: int | None = vc
     elif len(raised) == 1:
         _cards, w, _owner = raised[0]
-        extra = raise_extra(state.rules, w, vc, value)
+        extra = raise_extra(state.flags, w, vc, value)
     else:
         extra = None  # check_one_raise refuses it first
     vector = vector_of(taken & state.loose)
@@ -777,7 +699,7 @@ def check_build_split(state: State, card: int, value: int, taken: CardMask) -> R
 
 # ----------------------------------------------------------------------------- hints (cassino.web.whynot)
 
-_words(
+words(
     capture_no_group="no loose cards make {value} together with {loose}, so {card} cannot capture it",
     loose_worth_more=(
         "{loose} is worth more than {card} can capture, and together they make {total}, "

@@ -6,7 +6,7 @@ fails, ``reason_illegal`` the first. A move the generator lists fails none, and 
 move line can write fails at least one (tests/test_rule_checks.py checks both on random positions),
 so the last resorts of ``_fallback`` answer only codes no line writes: a trail carrying a value or
 table cards, an unknown kind. ``Reason``, ``Cards``, ``Rank`` and ``REASON_TEXTS`` live in
-``checks`` and are read from here too.
+``reasons`` and are read from here too.
 """
 
 from __future__ import annotations
@@ -16,15 +16,9 @@ from typing import TYPE_CHECKING
 
 from . import checks, movegen
 from .cards import CardError, card_name, parse_card
-from .checks import (
-    REASON_TEXTS,
-    Cards,
-    Param,
-    Rank,
-    Reason,
-    obligation_reason,
-)
+from .checks import obligation_reason
 from .moves import CAPTURE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, encode, format_code
+from .reasons import REASON_TEXTS, Cards, Param, Rank, Reason
 
 if TYPE_CHECKING:
     from .state import State

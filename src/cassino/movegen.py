@@ -26,11 +26,8 @@ from .cards import RANK_MASKS, CardMask, format_cards
 from .checks import (
     CAPTURE_VALUES,
     NO_BUILDS,
-    NUMERAL_CLASSIC,
-    NUMERAL_ROYAL,
     build_targets,
     capture_values,
-    capturers_of,
     capturing_cards,
     court_choices,
     may_trail,
@@ -55,12 +52,11 @@ from .moves import (
     format_code,
 )
 from .partition import (
-    CARD_SETS_CACHE,
-    UP_TO,
     CardSets,
     LazyCardSets,
-    card_sets,
+    TableSets,
     starts_empty,
+    table_sets,
     vector_of,
 )
 
@@ -93,7 +89,7 @@ def _raise_family(
     head: MoveCode,
     vc: int,
     value: int,
-    low_table: CardMask,
+    answers: TableSets,
     whole: tuple[CardMask, ...],
     must: CardMask,
 ) -> Family | None:
@@ -101,12 +97,12 @@ def _raise_family(
     ``checks.raise_extra`` lets join and the whole builds of ``whole``; None when rules 6.5, 6.6 or
     6.3 forbid that raise (``checks.raise_refusal``, ``checks.raise_extra``)."""
     cards, w, _owner = build
-    extra = raise_extra(state.rules, w, vc, value)  # first: under the default rules it refuses most
+    extra = raise_extra(state.flags, w, vc, value)  # first: under the default rules it refuses most
     if extra is None or raise_refusal(state, build) is not None:
         return None
     return (
         head,
-        card_sets(low_table, value, extra, False),
+        answers.get(value, extra, False),
         tuple(p | cards for p in whole if (p | cards) & must == must),
     )
 
@@ -121,28 +117,29 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
     trails: list[MoveCode] = []
     if not hand:
         return fams, trails
-    rules = state.rules
-    numeral = NUMERAL_ROYAL if rules.royal else NUMERAL_CLASSIC
-    maximal = rules.capture_must_be_maximal
+    flags = state.flags
+    numeral = flags.numeral
+    maximal = flags.maximal
     loose = state.loose
     table = loose & numeral
     builds = state.builds
-    # The values some build has: whole_builds is asked only for those (most values have none).
-    build_values = {b[1] for b in builds} if builds else ()  # b[1]: the build's value
+    # The values some build has, as bits: whole_builds is asked only for those (most values have none).
+    build_values = 0
+    for b in builds:
+        build_values |= 1 << b[1]  # b[1]: the build's value
     owned: list[Build] = owned_builds(state, seat) if builds else []
     may = True
     capturers: tuple[CardMask, ...] = ()
     if owned:  # only an owner has an obligation (7.2) or may be barred from trailing (7.1)
-        may = may_trail(rules, owned)
-        capturers = capturers_of(rules)
-    duplicates = rules.duplicate_value_builds
-    restriction = rules.trail_restriction
+        may = may_trail(flags, owned)
+        capturers = flags.capturers
+    duplicates = flags.duplicates
+    any_trail = flags.restriction == "none"
     # Rules 6.1 and 6.2 once per hand (cached): for each played value, the values it may build.
-    targets_by_value = build_targets(vector_of(hand & numeral), rules.max_build)
-    capture_values_by_value = CAPTURE_VALUES[state.ace_high]
-    cache = CARD_SETS_CACHE
-    add = fams.append
-    sets: CardSets | None
+    targets_by_value = build_targets(vector_of(hand & numeral), flags.max_build)
+    capture_values_by_value = CAPTURE_VALUES[1 if state.ace_high else 0]
+    answers = table_sets(table)  # every card_sets answer for this table, made as asked
+    sets: CardSets
 
     m = hand & cards
     while m:
@@ -159,52 +156,41 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
             same = loose & RANK_MASKS[r]
             if same and not must:
                 # Classic court card: captures by pairing only (5.3), never builds.
-                add((CAPTURE | card_head, court_choices(rules.court_capture, same), NO_BUILDS))
+                fams.append((CAPTURE | card_head, court_choices(flags.court_capture, same), NO_BUILDS))
             capture_end = len(fams)
         else:
             vc = r + 1
             # Captures (5.1, 5.2): disjoint groups of loose cards plus whole builds of the value.
             for value in capture_values_by_value[vc]:
-                key = (table & UP_TO[value], value, 0, maximal)
-                sets = cache.get(key)  # card_sets' own cache, read here to save a call
-                if sets is None:
-                    sets = card_sets(*key)
-                if value in build_values:
+                sets = answers.get(value, 0, maximal)
+                if build_values >> value & 1:
                     parts = whole_builds(builds, value, not maximal, must)
                 else:
                     parts = () if must else NO_BUILDS  # whole_builds' answer when no build has the value
-                add((CAPTURE | card_head | value << VALUE_SHIFT, sets, parts))
+                fams.append((CAPTURE | card_head | value << VALUE_SHIFT, sets, parts))
             capture_end = len(fams)
 
             # Builds (section 6) of each value the hand still captures after playing this card.
             for value in targets_by_value[vc]:
                 head = BUILD | card_head | value << VALUE_SHIFT
-                low_table = table & UP_TO[value]
-                key = (low_table, value, vc, False)
-                sets = cache.get(key)
-                if sets is None:
-                    sets = card_sets(*key)
+                sets = answers.get(value, vc, False)
                 if not builds:
                     if sets:
-                        add((head, sets, NO_BUILDS))
+                        fams.append((head, sets, NO_BUILDS))
                     continue
-                whole = whole_builds(builds, value, duplicates, 0) if value in build_values else NO_BUILDS
+                whole = whole_builds(builds, value, duplicates, 0) if build_values >> value & 1 else NO_BUILDS
                 # The played card alone (worth the value) or with loose cards, plus whole groups.
-                add((head, sets, tuple(p for p in whole if p & must == must) if must else whole))
+                fams.append((head, sets, tuple([p for p in whole if p & must == must]) if must else whole))
                 # The played card raising one single build (multiple builds are frozen). A cheap
                 # test first: raise_extra never makes a build worth less than its value plus the card.
                 for build in builds:
                     if build[1] + vc <= value:  # build[1]: its value
-                        fam = _raise_family(state, build, head, vc, value, low_table, whole, must)
+                        fam = _raise_family(state, build, head, vc, value, answers, whole, must)
                         if fam is not None:
-                            add(fam)
+                            fams.append(fam)
         # Trailing (7.1), the restriction option, and the obligation (7.2). The default restriction
         # allows every trail: trail_refusal (and whether the card captures) is asked under another only.
-        if (
-            may
-            and not must
-            and (restriction == "none" or trail_refusal(state, c, _any_move(fams[first:capture_end])) is None)
-        ):
+        if may and not must and (any_trail or trail_refusal(state, c, _any_move(fams[first:capture_end])) is None):
             trails.append(TRAIL | card_head)
     return fams, trails
 

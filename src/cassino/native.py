@@ -29,6 +29,7 @@ COMPILED_MODULES = (
     "cards",
     "partition",
     "moves",
+    "checks",
     "movegen",
     "scoring",
     "state",

@@ -14,9 +14,8 @@ popcount of each of its four-bit rank fields (``vector_of``): no loop over cards
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
-from itertools import chain, combinations, islice, product
-from typing import Final, TypeAlias
+from itertools import chain, combinations, product
+from typing import Final, TypeAlias, final
 
 from .cards import CardMask
 
@@ -54,9 +53,28 @@ def fits(small: ValueVector, big: ValueVector) -> bool:
     return ((big | GUARD) - small) & GUARD == GUARD
 
 
-@lru_cache(maxsize=1 << 16)
+_LIMIT: Final = 1 << 18
+"""The most answers each of this module's caches holds; a full cache is emptied and fills again.
+
+The caches are dicts keyed by one int (every key fits 62 bits), not ``lru_cache``: a compiled
+caller asks them with no call through Python, and the garbage collector has no linked list of
+entries to walk each time it looks at old objects."""
+
+_COUNTS: Final[dict[ValueVector, tuple[tuple[int, int], ...]]] = {}
+
+
 def counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
     """The (value, count) pairs of a vector with a non-zero count, ascending by value."""
+    found = _COUNTS.get(vector)
+    if found is None:
+        if len(_COUNTS) >= _LIMIT:
+            _COUNTS.clear()
+        found = _COUNTS[vector] = _counts(vector)
+    return found
+
+
+def _counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
+    """``counts`` without its cache."""
     out = []
     v = 1
     while vector:
@@ -70,12 +88,31 @@ def counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
 
 def total(vector: ValueVector) -> int:
     """The sum of the values of a vector's cards."""
-    return sum(v * k for v, k in counts(vector))
+    out = 0
+    v = 1
+    while vector:
+        out += v * (vector & FIELD_MASK)
+        vector >>= FIELD_BITS
+        v += 1
+    return out
 
 
-@lru_cache(maxsize=1 << 17)
+_GROUPS: Final[dict[int, tuple[ValueVector, ...]]] = {}
+
+
 def groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
     """Every non-empty vector within ``available`` whose values sum to ``target``."""
+    key = available << 4 | target
+    found = _GROUPS.get(key)
+    if found is None:
+        if len(_GROUPS) >= _LIMIT:
+            _GROUPS.clear()
+        found = _GROUPS[key] = _groups(target, available)
+    return found
+
+
+def _groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
+    """``groups`` without its cache."""
     pairs = counts(available)
     out: list[ValueVector] = []
 
@@ -144,14 +181,28 @@ _CHOICES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 """``_CHOICES[pattern][k]``: the sub-patterns of ``k`` bits of a four-bit suit pattern."""
 
-CARD_SETS_CACHE: dict[tuple[CardMask, int, int, bool], tuple[CardMask, ...]] = {}
-_CACHE_LIMIT = 1 << 17
-_CACHE_BIG = 256
+_CACHE_BIG: Final = 256
+"""The largest answer of ``card_sets`` kept (``TableSets``); larger ones are made again each time."""
 
 
-@lru_cache(maxsize=1 << 17)
+_PLANS: Final[dict[int, tuple[tuple[ValueVector, CardMask], ...]]] = {}
+
+
 def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[tuple[ValueVector, CardMask], ...]:
     """``splittable`` with, for each vector, the mask of the rank fields it uses."""
+    key = sets_key(available, value, extra, maximal)  # a vector of numeral cards fits 52 bits too
+    found = _PLANS.get(key)
+    if found is None:
+        if len(_PLANS) >= _LIMIT:
+            _PLANS.clear()
+        found = _PLANS[key] = _make_plans(available, value, extra, maximal)
+    return found
+
+
+def _make_plans(
+    available: ValueVector, value: int, extra: int, maximal: bool
+) -> tuple[tuple[ValueVector, CardMask], ...]:
+    """``_plans`` without its cache."""
     out = []
     for vec in splittable(available, value, extra, maximal):
         fields = 0
@@ -235,15 +286,18 @@ CardSets: TypeAlias = "tuple[CardMask, ...] | LazyCardSets"
 """The answer of ``card_sets``: a cached tuple when small, a ``LazyCardSets`` when large."""
 
 
+def sets_key(loose: CardMask, value: int, extra: int, maximal: bool) -> int:
+    """``card_sets``' arguments as one int, a cache key: the loose cards (52 bits), then the value
+    and the extra (four bits each) and ``maximal``, 61 bits in all."""
+    return loose | value << 52 | extra << 56 | (1 << 60 if maximal else 0)
+
+
 def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSets:
     """The sets ``S`` of cards of ``loose`` (numeral cards of value at most ``value``) that
     ``splittable`` accepts, as card masks, the empty set first when it qualifies.
 
-    Small answers are tuples cached by the exact cards; large ones are made lazily."""
-    key = (loose, value, extra, maximal)
-    found = CARD_SETS_CACHE.get(key)
-    if found is not None:
-        return found
+    Answers are made from the plans of the cards' value vector (cached); large ones lazily. The
+    generator keeps the small ones of each table (``table_sets``)."""
     plans = _plans(vector_of(loose), value, extra, maximal)
     if len(plans) > 8:
         size = sum(_expansion_size(loose, vec) for vec, _fields in plans)
@@ -257,15 +311,51 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
             out.append(whole)
         else:
             out.extend(_expand(loose, vec))
-    result = tuple(out)
-    if len(result) > _CACHE_BIG:
-        return result
-    if len(CARD_SETS_CACHE) >= _CACHE_LIMIT:
-        # Forget the oldest quarter (dicts keep insertion order), not everything at once.
-        for old in list(islice(CARD_SETS_CACHE, _CACHE_LIMIT // 4)):
-            del CARD_SETS_CACHE[old]
-    CARD_SETS_CACHE[key] = result
-    return result
+    return tuple(out)
+
+
+@final
+class TableSets:
+    """Every answer of ``card_sets`` for one table (its loose numeral cards), each made when first
+    asked and kept (up to ``_CACHE_BIG`` sets): the generator asks up to some twenty of them a
+    position, and one lookup of the table in ``TABLES_CACHE`` then a small dictionary, whose keys
+    are small ints, is cheaper than a lookup in one large cache for each."""
+
+    __slots__ = ("answers", "table")
+
+    def __init__(self, table: CardMask) -> None:
+        self.table: Final = table
+        self.answers: Final[dict[int, CardSets]] = {}
+
+    def get(self, value: int, extra: int, maximal: bool) -> CardSets:
+        """``card_sets(table & UP_TO[value], value, extra, maximal)``, made once. Answers larger
+        than the cache's (``_CACHE_BIG``) are made again each time, as ``card_sets`` does."""
+        # extra is at most 13 (a king) and only a capture, whose extra is 0, is ever maximal.
+        key = value << 4 | (15 if maximal else extra)
+        found = self.answers.get(key)
+        if found is not None:
+            return found
+        sets = card_sets(self.table & UP_TO[value], value, extra, maximal)
+        if len(sets) <= _CACHE_BIG:
+            self.answers[key] = sets
+        return sets
+
+
+TABLES_CACHE: Final[dict[CardMask, TableSets]] = {}
+"""The ``TableSets`` of the tables seen lately, by their loose numeral cards. Perft and search meet
+the same tables again and again; random play meets a new one at most moves, so the cache is
+emptied when full (one sweep) rather than trimmed a little at every insertion."""
+_TABLES_LIMIT: Final = 1 << 15
+
+
+def table_sets(table: CardMask) -> TableSets:
+    """The ``TableSets`` of ``table`` (loose numeral cards), from ``TABLES_CACHE`` when there."""
+    found = TABLES_CACHE.get(table)
+    if found is None:
+        if len(TABLES_CACHE) >= _TABLES_LIMIT:
+            TABLES_CACHE.clear()
+        found = TABLES_CACHE[table] = TableSets(table)
+    return found
 
 
 def starts_empty(sets: CardSets) -> bool:
@@ -275,7 +365,6 @@ def starts_empty(sets: CardSets) -> bool:
     return sets.has_empty  # type: ignore[union-attr]
 
 
-@lru_cache(maxsize=1 << 14)
 def build_total(mask: CardMask) -> int:
     """The sum of the values of a build's cards (a card in a build is worth its rank + 1)."""
     return total(vector_of(mask))

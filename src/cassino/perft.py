@@ -44,14 +44,11 @@ def _perft(state: State, depth: int) -> int:
     stream, by some per cent of the whole count when every level streamed."""
     if depth == 1:
         return count_moves(state)
-    codes = state.legal_codes()
     total = 0
-    push = state.push
-    pop = state.pop
-    for code in codes:
-        push(code)
+    for code in state.legal_codes():
+        state.push(code)
         total += _perft(state, depth - 1)
-        pop()
+        state.pop()
     return total
 
 

@@ -13,7 +13,7 @@ from typing import Final, NamedTuple, TypeAlias
 
 from . import movegen
 from .cards import Card, CardMask, format_cards, is_full_deck
-from .checks import build_is_single
+from .checks import RuleFlags, build_is_single, flags_of
 from .errors import IllegalMoveError
 from .moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, format_code, parse_code
 from .rules import Rules
@@ -72,10 +72,7 @@ UNDO_FIELDS: Final = (
     "to_move",
     "result",
 )
-"""The fields of an ``Undo`` in order; ``pop`` unpacks them in this order too."""
-
-_snapshot: Final = operator.attrgetter(*UNDO_FIELDS)
-"""The ``Undo`` of a state: one C call (faster than a tuple display of eleven attributes)."""
+"""The fields of an ``Undo`` in order (``push`` makes it, ``pop`` unpacks it in this order)."""
 
 _MOVER: Final = 9  # UNDO_FIELDS[9] is "to_move" (a literal, so the type checker knows its type)
 """Where an ``Undo`` holds ``to_move``: the seat that made the move."""
@@ -133,6 +130,7 @@ class State:
         "builds",
         "captured",
         "dealer",
+        "flags",
         "hands",
         "last_capturer",
         "loose",
@@ -167,6 +165,7 @@ class State:
         result: HandScore | None = None,
     ) -> None:
         self.rules = rules
+        self.flags: RuleFlags = flags_of(rules)
         self.values = rules.values
         self.ace_high = rules.royal and rules.royal_ace_high
         self.players = rules.players
@@ -395,7 +394,21 @@ class State:
     def push(self, code: MoveCode) -> None:
         """Apply a move code without checking it (see ``play``), then draw, deal or end the hand."""
         self.move_stack.append(code)
-        self._stack.append(_snapshot(self))
+        self._stack.append(
+            (
+                self.hands,
+                self.loose,
+                self.builds,
+                self.captured,
+                self.stock_pos,
+                self.sweeps,
+                self.last_capturer,
+                self.scores,
+                self.winner,
+                self.to_move,
+                self.result,
+            )
+        )
         seat = self.to_move
         # The hot path: the code decoded by bit operations (not moves.code_kind etc.), builds by index.
         kind = code & 3
@@ -419,11 +432,10 @@ class State:
                 if not self.loose and not builds:
                     self.sweeps = (*self.sweeps, seat)
             else:
-                new = Build(taken | card_bit, (code >> 8) & 15, seat)
-                self.builds = sorted_builds((*builds, new))
+                self.builds = _with_build(builds, Build(taken | card_bit, (code >> 8) & 15, seat))
         stock = self.stock
         pos = self.stock_pos
-        if self.rules.draw and pos < len(stock):
+        if self.flags.draw and pos < len(stock):
             hands[seat] |= 1 << stock[pos]
             self.stock_pos = pos + 1
         n = self.players
@@ -520,6 +532,15 @@ class State:
 def sorted_builds(builds: Iterable[Build]) -> tuple[Build, ...]:
     """Builds in canonical order: by their lowest card."""
     return tuple(sorted(builds, key=_lowest_card))
+
+
+def _with_build(builds: tuple[Build, ...], new: Build) -> tuple[Build, ...]:
+    """``builds`` (in canonical order) with ``new`` in its place: ``sorted_builds`` for one more."""
+    low = _lowest_card(new)
+    i = 0
+    while i < len(builds) and _lowest_card(builds[i]) < low:
+        i += 1
+    return (*builds[:i], new, *builds[i:])
 
 
 def _lowest_card(build: Build) -> CardMask:

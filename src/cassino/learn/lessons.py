@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..cards import cards_of
-from ..checks import Cards, build_is_single
+from ..checks import build_is_single
 from ..moves import BUILD, CAPTURE, TRAIL, Move, MoveCode
 from ..players import Player, make_player
+from ..reasons import Cards
 from ..rules import Rules, make_rules
 from ..scoring import CountItem
 from ..view import View

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
 
-from ..checks import PLACEHOLDER, Cards, CodedMessage, Rank, param_from_json, param_json, param_text
+from ..reasons import PLACEHOLDER, Cards, CodedMessage, Rank, param_from_json, param_json, param_text
 
 LEARN_TEXTS: dict[str, str] = {}
 """Every learn message code with its English template: the only home of the English wording."""

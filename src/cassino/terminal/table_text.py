@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..cards import card_name, cards_of, parse_card
-from ..checks import Cards
 from ..learn import Advice, CoachNote, Lesson, LessonNote, Message, Review
 from ..learn.messages import english
 from ..moves import BUILD, CAPTURE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, format_code
 from ..players import LEVELS, Level
+from ..reasons import Cards
 from ..state import Build, State, build_is_single
 from .session import FinishedHand, Session
 
