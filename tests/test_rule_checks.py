@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from cassino import State
 from cassino import checks as ck
 from cassino.cards import CARD_NAMES, RANK_MASKS, cards_of, parse_card, rank
-from cassino.checks import Cards, Rank, Reason
 from cassino.explain import reason_illegal, refusals
 from cassino.moves import (
     BUILD,
@@ -33,6 +32,7 @@ from cassino.moves import (
     parse_code,
 )
 from cassino.partition import vector_of
+from cassino.reasons import Cards, Rank, Reason
 from cassino.state import Build
 from positions import build, scripted_position
 from strategies import positions

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..cards import RANK_MASKS, SPADES_MASK, CardMask, rank
-from ..checks import Cards
 from ..moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, code_cards, code_table
 from ..players.search import SearchPlayer
 from ..players.solver import GAME_WON, cards_known, world_of
 from ..players.worlds import WorldSampler
+from ..reasons import Cards
 from ..view import View
 from .messages import Message, Word, english, words
 from .reading import MoveFacts, card_points, keeper, points_in, read_move, sweepable, table_cards

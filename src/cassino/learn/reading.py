@@ -9,9 +9,10 @@ from functools import cache
 from typing import NamedTuple
 
 from ..cards import DECK_SIZE, RANK_MASKS, CardMask, rank
-from ..checks import Cards, build_is_single, court_choices
+from ..checks import build_is_single, court_choices
 from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, MoveCode, code_card, code_cards, code_kind, code_table, code_value
 from ..players.evaluate import COURTS, best_capture, card_worth, table_after, value_takers
+from ..reasons import Cards
 from ..rules import Rules
 from ..scoring import CARD_ITEMS, POINTS
 from ..state import Build
