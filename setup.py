@@ -60,9 +60,10 @@ def ext_modules() -> list[Any]:
     from mypyc.build import mypycify
 
     names = compiled_modules()
-    SOURCES.update({name: hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest() for name in names})
+    paths = {name: "src/cassino/" + name.replace(".", "/") + ".py" for name in names}
+    SOURCES.update({name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in paths.items()})
     print(f"cassino: compiling the engine with mypyc: {', '.join(names)}")
-    return list(mypycify([f"src/cassino/{name}.py" for name in names], opt_level="3", group_name="cassino_engine"))
+    return list(mypycify(list(paths.values()), opt_level="3", group_name="cassino_engine"))
 
 
 class BuildEngine(build_ext):

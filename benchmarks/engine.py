@@ -9,6 +9,11 @@ side by side, with the ratio.
 The pure engine (``CASSINO_PURE=1``) and the compiled one (when installed) are each measured in a
 process of their own, one after the other in the same run, so their ratio is taken in one sitting.
 
+The default search player (``search``, whose ``work`` cap makes its move the same on any machine)
+chooses a move in each of 30 fixed positions: its mean time a move, and whether both engines chose
+the same moves (the run fails if not). Random hands are timed after a warm-up on other deals, as in
+a long self-play run whose caches are full.
+
 Perft counts leaves (the number the perft of a position reports); both engines count the last
 level in bulk (the length of the move list), so the two rates measure the same thing. Each figure is
 the best of several repetitions, after one warm-up, on one core (this process).
@@ -29,6 +34,7 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 from cassino import COMPILED
 from cassino.cards import CARD_NAMES
@@ -73,10 +79,10 @@ def bench_perft(repeats: int) -> tuple[int, float, int]:
     return leaves, best, len(positions)
 
 
-def bench_hands(seconds: float) -> tuple[int, int, float]:
+def bench_hands(seconds: float, seed: int = 2026) -> tuple[int, int, float]:
     """Hands and moves of uniformly random 2-player classic play within the time given."""
     rules = Rules()
-    rng = random.Random(2026)
+    rng = random.Random(seed)
     hands = moves = 0
     start = time.perf_counter()
     end = start + seconds
@@ -152,11 +158,51 @@ def chess_perft_rate(depth: int, repeats: int) -> tuple[int, float] | None:
     return leaves, best
 
 
-def measure(seconds: float, repeats: int) -> dict[str, float]:
+SEARCH_POSITIONS = 30
+"""Positions the default search plays a move in (2-player classic, each with a real choice)."""
+
+
+def search_positions(count: int) -> list[State]:
+    """``count`` positions with three or more legal moves and cards still to deal, from random play."""
+    rng = random.Random(17)
+    out: list[State] = []
+    state = State.new_hand(Rules(), shuffled_deck(rng), 0)
+    while len(out) < count:
+        if state.hand_over:
+            state = State.new_hand(Rules(), shuffled_deck(rng), len(out) % 2)
+        codes = state.legal_codes()
+        if len(codes) > 2 and state.remaining_stock:
+            out.append(state.copy())
+        state.push(codes[rng.randrange(len(codes))])
+    return out
+
+
+def bench_search(count: int) -> tuple[float, list[int]]:
+    """Mean seconds a move of the default ``search`` player (its ``work`` cap makes the move the
+    same on any machine and engine) and the moves it chose, one per position."""
+    from cassino.players.search import SearchPlayer
+    from cassino.view import view_of
+
+    positions = search_positions(count)
+    chosen: list[int] = []
+    spent = 0.0
+    for i, state in enumerate(positions):
+        player = SearchPlayer(seed=i)
+        view = view_of(state, state.to_move)
+        start = time.perf_counter()
+        move = player.choose(view)
+        spent += time.perf_counter() - start
+        chosen.append(int(move))
+    return spent / len(positions), chosen
+
+
+def measure(seconds: float, repeats: int) -> dict[str, Any]:
     """The figures of the engine this process runs (compiled or pure: ``cassino.COMPILED``)."""
     leaves, secs, count = bench_perft(repeats)
+    bench_hands(min(2.0, seconds), seed=1)  # warm-up on other deals: a long run's caches are full
     hands, moves, hand_secs = bench_hands(seconds)
     huge_count, first, peak, again = bench_huge_play(repeats)
+    search_s, search_moves = bench_search(SEARCH_POSITIONS)
     return {
         "compiled": float(COMPILED),
         "positions": count,
@@ -168,10 +214,12 @@ def measure(seconds: float, repeats: int) -> dict[str, float]:
         "huge_first_s": first,
         "huge_peak_mib": peak,
         "huge_again_s": again,
+        "search_s_per_move": search_s,
+        "search_moves": search_moves,
     }
 
 
-def measure_in(pure: bool, seconds: float, repeats: int) -> dict[str, float]:
+def measure_in(pure: bool, seconds: float, repeats: int) -> dict[str, Any]:
     """``measure`` in a fresh process running the pure engine (``CASSINO_PURE=1``) or the build."""
     env = {**os.environ, "CASSINO_PURE": "1" if pure else ""}
     cmd = [sys.executable, __file__, "--here", "--seconds", str(seconds), "--repeats", str(repeats)]
@@ -192,7 +240,7 @@ def main() -> None:
 
     pure = measure_in(True, args.seconds, args.repeats)
     built = measure_in(False, args.seconds, args.repeats)
-    rows: list[tuple[str, dict[str, float]]] = [("pure", pure)]
+    rows: list[tuple[str, dict[str, Any]]] = [("pure", pure)]
     if built["compiled"]:
         rows.append(("compiled", built))
     else:
@@ -204,12 +252,25 @@ def main() -> None:
             f"one core) | huge table: first play {f['huge_first_s']:.3f} s (traced), peak {f['huge_peak_mib']:.2f} MiB, "
             f"again {f['huge_again_s'] * 1000:.1f} ms"
         )
+    for name, f in rows:
+        print(
+            f"{name:<9} search (default budget) {f['search_s_per_move'] * 1000:.1f} ms a move, mean over "
+            f"{len(f['search_moves'])} positions"
+        )
     figures: dict[str, object] = {"pure": pure, "compiled": built if built["compiled"] else None}
     if built["compiled"]:
         ratio_perft = built["perft_nodes_per_s"] / pure["perft_nodes_per_s"]
         ratio_hands = built["hands_per_s"] / pure["hands_per_s"]
-        print(f"ratio     compiled / pure: perft {ratio_perft:.2f}x, random hands {ratio_hands:.2f}x")
-        figures["ratios"] = {"perft": ratio_perft, "hands": ratio_hands}
+        ratio_search = pure["search_s_per_move"] / built["search_s_per_move"]
+        same = built["search_moves"] == pure["search_moves"]
+        print(
+            f"ratio     compiled / pure: perft {ratio_perft:.2f}x, random hands {ratio_hands:.2f}x, "
+            f"search {ratio_search:.2f}x faster a move ({'the same' if same else 'DIFFERENT'} moves)"
+        )
+        figures["ratios"] = {"perft": ratio_perft, "hands": ratio_hands, "search": ratio_search}
+        figures["search_same_moves"] = same
+        if not same:
+            sys.exit("the compiled and pure engines' search chose different moves")
     chess_result = chess_perft_rate(4, args.repeats)
     if chess_result is None:
         print("python-chess not installed (pip install -e '.[bench]'): no comparison")

@@ -23,7 +23,7 @@ stamp="$venv/.installed-${extras:-base}"
 # Installed again when the project's metadata, its build or the compiled engine's sources change
 # (the engine is compiled by mypyc at install: setup.py), or CASSINO_PURE asks for another build.
 engine="$("$py" -c 'import ast,sys; t=ast.parse(open(sys.argv[1]).read()); print(" ".join(next(ast.literal_eval(n.value) for n in t.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "COMPILED_MODULES")))' "$root/src/cassino/native.py")"
-want="$( (cat "$root/pyproject.toml" "$root/setup.py"; for m in $engine; do cat "$root/src/cassino/$m.py"; done; echo "pure=${CASSINO_PURE:-}") | sha256sum | cut -c1-16)"
+want="$( (cat "$root/pyproject.toml" "$root/setup.py"; for m in $engine; do cat "$root/src/cassino/${m//.//}.py"; done; echo "pure=${CASSINO_PURE:-}") | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "Installing cassino${extras:+[$extras]} into .venv (compiling its engine where a C compiler is present) ..." >&2
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2

@@ -62,16 +62,19 @@ def _package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiled: bool = T
     """A copy of the compiled modules' sources with a build record (and stand-ins for their
     extension files), which ``native`` is pointed at."""
     for name in native.COMPILED_MODULES:
-        shutil.copy(native.PACKAGE / f"{name}.py", tmp_path / f"{name}.py")
+        source = native.source_of(name)
+        copy = tmp_path.joinpath(source.relative_to(native.PACKAGE))
+        copy.parent.mkdir(exist_ok=True)
+        shutil.copy(source, copy)
         if compiled:
-            (tmp_path / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+            copy.with_suffix(importlib.machinery.EXTENSION_SUFFIXES[0]).write_bytes(b"")
     monkeypatch.setattr(native, "PACKAGE", tmp_path)
     monkeypatch.delenv("CASSINO_PURE", raising=False)
     return tmp_path
 
 
 def _record(package: Path) -> None:
-    sources = {n: hashlib.sha256((package / f"{n}.py").read_bytes()).hexdigest() for n in native.COMPILED_MODULES}
+    sources = {n: hashlib.sha256(native.source_of(n).read_bytes()).hexdigest() for n in native.COMPILED_MODULES}
     (package / native.BUILD_RECORD).write_text(json.dumps({"sources": sources}))
 
 
@@ -96,6 +99,10 @@ def test_a_missing_extension_file_means_the_source_runs(tmp_path: Path, monkeypa
     _record(package)
     (package / f"state{importlib.machinery.EXTENSION_SUFFIXES[0]}").unlink()
     assert native._why_not_compiled() == "the compiled state module is missing"
+    (package / f"state{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    assert native._why_not_compiled() == ""
+    (package / "players" / f"search{importlib.machinery.EXTENSION_SUFFIXES[0]}").unlink()
+    assert native._why_not_compiled() == "the compiled players.search module is missing"
 
 
 # ------------------------------------------------------------------ the same answers

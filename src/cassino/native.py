@@ -35,15 +35,28 @@ COMPILED_MODULES = (
     "state",
     "view",
     "perft",
+    "players.evaluate",
+    "players.heuristic",
+    "players.worlds",
+    "players.solver",
+    "players.search",
 )
-"""The engine's hot path, compiled together by mypyc (``setup.py`` reads this list)."""
+"""The engine's hot path and the players' inner loops, compiled together by mypyc (``setup.py``
+reads this list); a dotted name is a module of a subpackage."""
+
+
+def source_of(name: str) -> Path:
+    """The source file of a compiled module's name (``players.search``: ``players/search.py``)."""
+    return PACKAGE.joinpath(*name.split(".")).with_suffix(".py")
+
+
 BUILD_RECORD = "_build.json"
 """Written by ``setup.py`` next to the compiled modules: the SHA-256 of each source it compiled."""
 
 
 def source_hashes(names: Sequence[str] = COMPILED_MODULES) -> dict[str, str]:
     """The SHA-256 of each module's source file, by module name."""
-    return {name: hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest() for name in names}
+    return {name: hashlib.sha256(source_of(name).read_bytes()).hexdigest() for name in names}
 
 
 def _why_not_compiled() -> str:
@@ -59,7 +72,10 @@ def _why_not_compiled() -> str:
         return f"{BUILD_RECORD} is unreadable"
     now = source_hashes()
     for name in COMPILED_MODULES:
-        if not any((PACKAGE / f"{name}{suffix}").exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
+        built_file = source_of(name).with_suffix("")
+        if not any(
+            built_file.with_name(built_file.name + suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        ):
             return f"the compiled {name} module is missing"
         if built.get(name) != now[name]:
             warnings.warn(
@@ -77,10 +93,11 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != __package__ or name not in COMPILED_MODULES:
+        prefix = f"{__package__}."
+        name = fullname.removeprefix(prefix)
+        if not fullname.startswith(prefix) or name not in COMPILED_MODULES:
             return None
-        return importlib.util.spec_from_file_location(fullname, PACKAGE / f"{name}.py")
+        return importlib.util.spec_from_file_location(fullname, source_of(name))
 
 
 WHY_PURE = _why_not_compiled()

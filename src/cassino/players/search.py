@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from ..moves import BUILD, CAPTURE, MoveCode, code_cards, code_kind, code_table
 from ..state import State
@@ -148,6 +148,8 @@ class SearchPlayer:
 
     name = "search"
     sees_all = False
+    default_solve_below = 8
+    """``solve_below`` when not given: the cards left from which the endgame is solved exactly."""
 
     def __init__(
         self,
@@ -155,7 +157,7 @@ class SearchPlayer:
         time: float = 0.0,
         worlds: int = 60,
         candidates: int = 12,
-        solve_below: int = 8,
+        solve_below: int | None = None,
         max_nodes: int = 60_000,
         depth: int = 4,
         breadth: int = 8,
@@ -180,7 +182,7 @@ class SearchPlayer:
         self.time_budget = float(time)
         self.worlds = int(worlds)
         self.candidates = int(candidates)
-        self.solve_below = int(solve_below)
+        self.solve_below = self.default_solve_below if solve_below is None else int(solve_below)
         self.solver = Solver(max_nodes)
         self.last_worlds = 0
         self.last_work = 0
@@ -287,10 +289,9 @@ class CheaterPlayer(SearchPlayer):
     name = "cheater"
     sees_all = True
 
-    def __init__(self, seed: int | None = None, solve_below: int = 10, **settings: Any) -> None:
-        # With every card known, solving from the last card of the next-to-last deal is exact and
-        # affordable: no sampling multiplies its cost.
-        super().__init__(seed=seed, solve_below=solve_below, **settings)
+    # With every card known, solving from the last card of the next-to-last deal is exact and
+    # affordable: no sampling multiplies its cost.
+    default_solve_below = 10
 
     def choose_full(self, state: State) -> MoveCode:
         """The best move found with every card known."""
