@@ -109,6 +109,21 @@ def huge_table() -> State:
     return position_from_json({"table": table, "hands": hands, "captured": [rest, []], "to_move": 0})
 
 
+def bench_batch(seconds: float) -> float:
+    """Hands a second of ``arena.play_hands`` between two ``random`` players, 2-player classic:
+    the self-play loop with the players' views and each move's legality check."""
+    from cassino.arena import play_hands
+    from cassino.players.base import make_player
+
+    players = [make_player("random", 1), make_player("random", 2)]
+    play_hands(Rules(), players, 20, seed=3)  # warm-up
+    hands = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        hands += play_hands(Rules(), players, 50, seed=hands).hands
+    return hands / (time.perf_counter() - start)
+
+
 def bench_huge_play(repeats: int) -> tuple[int, float, float, float]:
     """Legal moves of the huge table; seconds and peak MiB of the first checked play (traced);
     best seconds of a later one (untraced)."""
@@ -203,6 +218,7 @@ def measure(seconds: float, repeats: int) -> dict[str, Any]:
     hands, moves, hand_secs = bench_hands(seconds)
     huge_count, first, peak, again = bench_huge_play(repeats)
     search_s, search_moves = bench_search(SEARCH_POSITIONS)
+    batch = bench_batch(seconds / 2)
     return {
         "compiled": float(COMPILED),
         "positions": count,
@@ -214,6 +230,7 @@ def measure(seconds: float, repeats: int) -> dict[str, Any]:
         "huge_first_s": first,
         "huge_peak_mib": peak,
         "huge_again_s": again,
+        "batch_hands_per_s": batch,
         "search_s_per_move": search_s,
         "search_moves": search_moves,
     }
@@ -255,7 +272,7 @@ def main() -> None:
     for name, f in rows:
         print(
             f"{name:<9} search (default budget) {f['search_s_per_move'] * 1000:.1f} ms a move, mean over "
-            f"{len(f['search_moves'])} positions"
+            f"{len(f['search_moves'])} positions | arena.play_hands random vs random {f['batch_hands_per_s']:,.0f} hands/s"
         )
     figures: dict[str, object] = {"pure": pure, "compiled": built if built["compiled"] else None}
     if built["compiled"]:

@@ -19,6 +19,7 @@ import pytest
 
 import cassino
 from cassino import native
+from cassino.arena import play_hands
 from cassino.game import Game
 from cassino.notation import position_from_json, position_to_json
 from cassino.perft import perft
@@ -124,6 +125,10 @@ def answers() -> dict[str, Any]:
             game.play(decide(seats[game.state.to_move], game.state))
         record = write_record(record_of_game(game, {"Event": "native"}, [f"p{i}" for i in range(players)]))
         out["games"].append({"scores": list(game.scores), "record": record})
+    batch = play_hands(
+        make_rules("royal"), [make_player("heuristic", 1), make_player("random", 2)], 4, seed=9, mirror=True
+    )
+    out["batch"] = {"points": batch.points, "codes": batch.codes.tolist(), "starts": batch.starts.tolist()}
     return out
 
 

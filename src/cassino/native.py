@@ -40,6 +40,7 @@ COMPILED_MODULES = (
     "players.worlds",
     "players.solver",
     "players.search",
+    "arena.selfplay",
 )
 """The engine's hot path and the players' inner loops, compiled together by mypyc (``setup.py``
 reads this list); a dotted name is a module of a subpackage."""

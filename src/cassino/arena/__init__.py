@@ -19,6 +19,7 @@ from .executors import (
 from .match import GameResult, play_game
 from .report import format_report, write_outputs
 from .schedule import GameTask, derive_seed, plan, seatings
+from .selfplay import Batch, play_hands
 from .stats import Ratings, bradley_terry, wilson
 from .tournament import ArenaConfig, ArenaResult, identical_part, run_arena
 from .worker import play_task
@@ -27,6 +28,7 @@ __all__ = [
     "EXECUTORS",
     "ArenaConfig",
     "ArenaResult",
+    "Batch",
     "Executor",
     "GameResult",
     "GameTask",
@@ -41,6 +43,7 @@ __all__ = [
     "make_executor",
     "plan",
     "play_game",
+    "play_hands",
     "play_task",
     "run_arena",
     "seatings",
