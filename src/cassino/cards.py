@@ -26,23 +26,29 @@ Card: TypeAlias = int
 CardMask: TypeAlias = int
 """A set of cards: bit ``c`` is set when card ``c`` is in the set."""
 
-RANKS = "A23456789TJQK"
-SUITS = "cdhs"
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "cdhs"
 DECK_SIZE: Final = 52
 """Cards in the deck: cards are 0 .. DECK_SIZE - 1."""
-FULL_DECK: CardMask = (1 << DECK_SIZE) - 1
+FULL_DECK: Final[CardMask] = (1 << DECK_SIZE) - 1
 
-ACE, JACK, QUEEN, KING = 0, 10, 11, 12
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+ACE: Final = 0
+JACK: Final = 10
+QUEEN: Final = 11
+KING: Final = 12
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
 
-BIG_CASINO: Card = 9 * 4 + DIAMONDS  # Td
-LITTLE_CASINO: Card = 1 * 4 + SPADES  # 2s
-JACK_OF_SPADES: Card = JACK * 4 + SPADES  # Js
+BIG_CASINO: Final[Card] = 9 * 4 + DIAMONDS  # Td
+LITTLE_CASINO: Final[Card] = 1 * 4 + SPADES  # 2s
+JACK_OF_SPADES: Final[Card] = JACK * 4 + SPADES  # Js
 
-SPADES_MASK: CardMask = sum(1 << (r * 4 + SPADES) for r in range(13))
-ACES_MASK: CardMask = sum(1 << (ACE * 4 + s) for s in range(4))
+SPADES_MASK: Final[CardMask] = sum(1 << (r * 4 + SPADES) for r in range(13))
+ACES_MASK: Final[CardMask] = sum(1 << (ACE * 4 + s) for s in range(4))
 
-CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+CARD_NAMES: Final[tuple[str, ...]] = tuple(r + s for r in RANKS for s in SUITS)
 _BY_NAME: dict[str, Card] = {name: i for i, name in enumerate(CARD_NAMES)}
 
 
@@ -123,13 +129,13 @@ def count(mask: CardMask) -> int:
     return mask.bit_count()
 
 
-CLASSIC_VALUES: tuple[int, ...] = tuple(min(r + 1, 10) if r < JACK else 0 for r in range(13) for _ in SUITS)
+CLASSIC_VALUES: Final[tuple[int, ...]] = tuple(min(r + 1, 10) if r < JACK else 0 for r in range(13) for _ in SUITS)
 """Table values under classic rules: A=1 .. T=10, court cards 0 (no value)."""
 
-ROYAL_VALUES: tuple[int, ...] = tuple(r + 1 for r in range(13) for _ in SUITS)
+ROYAL_VALUES: Final[tuple[int, ...]] = tuple(r + 1 for r in range(13) for _ in SUITS)
 """Table values under royal rules: A=1 .. K=13 (an ace from hand may also count 14)."""
 
-RANK_MASKS: tuple[CardMask, ...] = tuple(sum(1 << (r * 4 + s) for s in range(4)) for r in range(13))
+RANK_MASKS: Final[tuple[CardMask, ...]] = tuple(sum(1 << (r * 4 + s) for s in range(4)) for r in range(13))
 """``RANK_MASKS[r]``: the four cards of rank ``r``."""
 
 

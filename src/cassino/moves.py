@@ -34,8 +34,10 @@ from .errors import MoveError as MoveError
 
 MoveCode: TypeAlias = int
 
-TRAIL, CAPTURE, BUILD = 0, 1, 2
-KIND_NAMES = ("trail", "capture", "build")
+TRAIL: Final = 0
+CAPTURE: Final = 1
+BUILD: Final = 2
+KIND_NAMES: Final = ("trail", "capture", "build")
 
 KIND_MASK: Final = 3
 """The kind's bits, the lowest two of a code."""

@@ -27,18 +27,18 @@ FIELD_BITS: Final = 4
 FIELD_MASK: Final = (1 << FIELD_BITS) - 1
 """One field's bits, at the bottom: ``vector >> FIELD_BITS * (v - 1) & FIELD_MASK`` is the count of ``v``."""
 
-GUARD: int = sum(1 << (FIELD_BITS * i + 3) for i in range(14))
+GUARD: Final[int] = sum(1 << (FIELD_BITS * i + 3) for i in range(14))
 """The top bit of every field, used to compare vectors field by field in one subtraction."""
 
-UNIT: tuple[int, ...] = (0, *(1 << (FIELD_BITS * (v - 1)) for v in range(1, 15)))
+UNIT: Final[tuple[int, ...]] = (0, *(1 << (FIELD_BITS * (v - 1)) for v in range(1, 15)))
 """``UNIT[v]`` is the vector of one card of value ``v``."""
 
-UP_TO: tuple[CardMask, ...] = tuple((1 << (FIELD_BITS * v)) - 1 for v in range(15))
+UP_TO: Final[tuple[CardMask, ...]] = tuple((1 << (FIELD_BITS * v)) - 1 for v in range(15))
 """``mask & UP_TO[v]`` keeps the cards of value 1..v: larger cards never join a group of ``v``."""
 
-_M1 = int("5" * 13, 16)
+_M1: Final = int("5" * 13, 16)
 """Every other bit of the 13 rank fields: the first step of a popcount per field."""
-_M2 = int("3" * 13, 16)
+_M2: Final = int("3" * 13, 16)
 """The low two bits of every rank field's halves: the second step of a popcount per field."""
 
 
@@ -175,7 +175,7 @@ def is_splittable(vector: ValueVector, value: int) -> bool:
     return vector in splittable(vector, value, 0, False)
 
 
-_CHOICES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_CHOICES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(sum(c) for c in combinations([1 << i for i in range(4) if pattern >> i & 1], k)) for k in range(5))
     for pattern in range(16)
 )

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import ACE, BIG_CASINO, JACK_OF_SPADES, LITTLE_CASINO, SPADES, SPADES_MASK, Card, CardMask, field_values
 from .rules import Rules
 
-ACES_COUNT_OUT_ORDER = (ACE * 4 + 3, ACE * 4 + 0, ACE * 4 + 2, ACE * 4 + 1)
+ACES_COUNT_OUT_ORDER: Final = (ACE * 4 + 3, ACE * 4 + 0, ACE * 4 + 2, ACE * 4 + 1)
 """As, Ac, Ah, Ad: the order aces are counted out (section 9)."""
 
-CATEGORIES_STANDARD: tuple[str, ...] = ("cards", "spades", "big casino", "little casino", "aces", "sweeps")
-CATEGORIES_SPADE: tuple[str, ...] = (
+CATEGORIES_STANDARD: Final[tuple[str, ...]] = ("cards", "spades", "big casino", "little casino", "aces", "sweeps")
+CATEGORIES_SPADE: Final[tuple[str, ...]] = (
     "cards",
     "big casino",
     "aces",

@@ -32,6 +32,20 @@ class Build(NamedTuple):
     """The seat that made or last raised it."""
 
 
+def new_build(cards: CardMask, value: int, owner: int) -> Build:
+    """A ``Build`` made by the tuple constructor itself: a compiled caller would otherwise go
+    through the named tuple's ``__new__``, a Python function."""
+    return tuple.__new__(Build, (cards, value, owner))
+
+
+def _any_card(hands: tuple[CardMask, ...]) -> bool:
+    """Whether some hand holds a card (``any``, as a loop a compiled caller runs without a call)."""
+    for hand in hands:
+        if hand:
+            return True
+    return False
+
+
 BuildTuple: TypeAlias = tuple[CardMask, int, int]
 """Anything shaped like a build, (cards, value, owner): what ``State`` accepts and makes ``Build``s of."""
 
@@ -311,7 +325,7 @@ class State:
     @property
     def hand_over(self) -> bool:
         """True when every hand and the stock are empty: no move is left in this hand."""
-        return not any(self.hands) and self.last_deal
+        return not _any_card(self.hands) and self.stock_pos >= len(self.stock)
 
     @property
     def game_over(self) -> bool:
@@ -432,15 +446,16 @@ class State:
                 if not self.loose and not builds:
                     self.sweeps = (*self.sweeps, seat)
             else:
-                self.builds = _with_build(builds, Build(taken | card_bit, (code >> 8) & 15, seat))
+                self.builds = _with_build(builds, new_build(taken | card_bit, (code >> 8) & 15, seat))
         stock = self.stock
         pos = self.stock_pos
         if self.flags.draw and pos < len(stock):
             hands[seat] |= 1 << stock[pos]
             self.stock_pos = pos + 1
         n = self.players
-        if any(hands):
-            self.hands = tuple(hands)
+        after = tuple(hands)
+        if _any_card(after):
+            self.hands = after
             nxt = (seat + 1) % n
             while not hands[nxt]:
                 nxt = (nxt + 1) % n
@@ -448,7 +463,7 @@ class State:
         elif self.stock_pos < len(stock):
             self._deal_round(hands)
         else:
-            self.hands = tuple(hands)
+            self.hands = after
             self._end_hand()
 
     def pop(self) -> MoveCode:

@@ -32,7 +32,7 @@ _SWEEP: Final = 1.0
 _TIE: Final = 1e-9
 """Ratings this close count as equal: float sums of the same worths may differ in the last bits."""
 
-PLAYER_WEIGHTS = (0.6, 0.9, 0.3, 0.25)
+PLAYER_WEIGHTS: Final = (0.6, 0.9, 0.3, 0.25)
 """The heuristic player's weights of risk, keep, follow and trail (what search models others by)."""
 
 

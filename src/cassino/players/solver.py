@@ -43,7 +43,7 @@ class SolverBudgetExceeded(Exception):  # noqa: N818 (a signal, not an error)
     """The search visited more positions than it was allowed."""
 
 
-GAME_WON = 1000
+GAME_WON: Final = 1000
 """What deciding the game is worth, beyond any hand's margin of points."""
 
 INFINITY: Final = 10**9
