@@ -185,11 +185,13 @@ _CACHE_BIG: Final = 256
 """The largest answer of ``card_sets`` kept (``TableSets``); larger ones are made again each time."""
 
 
-_PLANS: Final[dict[int, tuple[tuple[ValueVector, CardMask], ...]]] = {}
+_PLANS: Final[dict[int, tuple[int, ...]]] = {}
 
 
-def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[tuple[ValueVector, CardMask], ...]:
-    """``splittable`` with, for each vector, the mask of the rank fields it uses."""
+def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[int, ...]:
+    """``splittable`` with, after each vector, the mask of the rank fields it uses: one flat tuple
+    of ints, ``(vector, fields, vector, fields, ...)``, which the garbage collector stops walking
+    once it has seen it (a tuple of pairs takes it several passes)."""
     key = sets_key(available, value, extra, maximal)  # a vector of numeral cards fits 52 bits too
     found = _PLANS.get(key)
     if found is None:
@@ -199,16 +201,14 @@ def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tup
     return found
 
 
-def _make_plans(
-    available: ValueVector, value: int, extra: int, maximal: bool
-) -> tuple[tuple[ValueVector, CardMask], ...]:
+def _make_plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[int, ...]:
     """``_plans`` without its cache."""
-    out = []
+    out: list[int] = []
     for vec in splittable(available, value, extra, maximal):
         fields = 0
         for v, _k in counts(vec):
             fields |= FIELD_MASK << (FIELD_BITS * (v - 1))
-        out.append((vec, fields))
+        out += (vec, fields)
     return tuple(out)
 
 
@@ -238,13 +238,14 @@ class LazyCardSets:
     """A large answer of ``card_sets``: its length is known at once, its sets are made one value
     vector at a time while iterating, so memory stays small however large the table is."""
 
-    __slots__ = ("_loose", "_plans", "_size", "has_empty")
+    __slots__ = ("_loose", "_size", "_vectors", "has_empty")
 
-    def __init__(self, loose: CardMask, plans: tuple[tuple[ValueVector, CardMask], ...], size: int) -> None:
+    def __init__(self, loose: CardMask, vectors: tuple[ValueVector, ...], size: int) -> None:
         self._loose = loose
-        self._plans = plans
+        self._vectors = vectors
+        """The value vectors of the sets, ascending: the empty one first when it is a set."""
         self._size = size
-        self.has_empty = bool(plans) and plans[0][0] == 0
+        self.has_empty = bool(vectors) and vectors[0] == 0
 
     def __len__(self) -> int:
         return self._size
@@ -255,7 +256,7 @@ class LazyCardSets:
         if not isinstance(cards, int) or cards & ~self._loose:
             return False
         vec = vector_of(cards)
-        return any(v == vec for v, _fields in self._plans)
+        return vec in self._vectors
 
     def __iter__(self) -> Iterator[CardMask]:
         return chain.from_iterable(self.by_vector())
@@ -269,7 +270,7 @@ class LazyCardSets:
         on: the sets of one group hold the same number of cards of each value, and come in
         ``itertools.product`` order over the group's values, the lowest value outermost, each
         value's choice of suits in ``itertools.combinations`` order of the suits present."""
-        return [self._sets_of(vec) for vec, _fields in self._plans]
+        return [self._sets_of(vec) for vec in self._vectors]
 
     def _sets_of(self, vec: ValueVector) -> Iterator[CardMask]:
         """The sets of ``loose`` with exactly the value counts of ``vec``, one at a time."""
@@ -299,13 +300,15 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
     Answers are made from the plans of the cards' value vector (cached); large ones lazily. The
     generator keeps the small ones of each table (``table_sets``)."""
     plans = _plans(vector_of(loose), value, extra, maximal)
-    if len(plans) > 8:
-        size = sum(_expansion_size(loose, vec) for vec, _fields in plans)
+    if len(plans) > 16:  # more than 8 vectors
+        vectors = plans[::2]
+        size = sum(_expansion_size(loose, vec) for vec in vectors)
         if size > _CACHE_BIG:
-            return LazyCardSets(loose, plans, size)
+            return LazyCardSets(loose, vectors, size)
     out: list[CardMask] = []
-    for vec, fields in plans:
-        whole = loose & fields
+    for i in range(0, len(plans), 2):
+        vec = plans[i]
+        whole = loose & plans[i + 1]
         if vector_of(whole) == vec:
             # Every card of each value used: one set (the usual case).
             out.append(whole)
@@ -342,19 +345,30 @@ class TableSets:
 
 
 TABLES_CACHE: Final[dict[CardMask, TableSets]] = {}
-"""The ``TableSets`` of the tables seen lately, by their loose numeral cards. Perft and search meet
-the same tables again and again; random play meets a new one at most moves, so the cache is
-emptied when full (one sweep) rather than trimmed a little at every insertion."""
+"""The ``TableSets`` of tables seen more than once lately, by their loose numeral cards: perft and
+search meet the same tables again and again. Emptied when full (one sweep)."""
 _TABLES_LIMIT: Final = 1 << 15
+_SEEN: Final[dict[CardMask, int]] = {}
+"""Tables seen once lately. Random play meets a new table at most moves: keeping the answers of
+every one would fill the cache with objects that the garbage collector then walks again and again,
+while a dict of ints alone is never walked."""
+_SEEN_LIMIT: Final = 1 << 16
 
 
 def table_sets(table: CardMask) -> TableSets:
-    """The ``TableSets`` of ``table`` (loose numeral cards), from ``TABLES_CACHE`` when there."""
+    """The ``TableSets`` of ``table`` (loose numeral cards): kept in ``TABLES_CACHE`` from the
+    second time the table is seen, made for one position the first time."""
     found = TABLES_CACHE.get(table)
     if found is None:
-        if len(TABLES_CACHE) >= _TABLES_LIMIT:
-            TABLES_CACHE.clear()
-        found = TABLES_CACHE[table] = TableSets(table)
+        found = TableSets(table)
+        if table in _SEEN:
+            if len(TABLES_CACHE) >= _TABLES_LIMIT:
+                TABLES_CACHE.clear()
+            TABLES_CACHE[table] = found
+        else:
+            if len(_SEEN) >= _SEEN_LIMIT:
+                _SEEN.clear()
+            _SEEN[table] = 1
     return found
 
 
