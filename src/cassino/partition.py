@@ -299,7 +299,17 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
 
     Answers are made from the plans of the cards' value vector (cached); large ones lazily. The
     generator keeps the small ones of each table (``table_sets``)."""
-    plans = _plans(vector_of(loose), value, extra, maximal)
+    if extra > value:
+        return ()
+    vector = vector_of(loose)
+    # Two answers known without the plans (whose cache is large, so slow to ask): no loose card
+    # leaves the empty set alone, when it qualifies; and no group holds the extra card when the
+    # loose cards are worth less in all than it needs.
+    if not vector:
+        return (0,) if extra == 0 or extra == value else ()
+    if 0 < extra < value and total(vector) < value - extra:
+        return ()
+    plans = _plans(vector, value, extra, maximal)
     if len(plans) > 16:  # more than 8 vectors
         vectors = plans[::2]
         size = sum(_expansion_size(loose, vec) for vec in vectors)
