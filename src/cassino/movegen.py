@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Iterator
 from itertools import pairwise
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias, final
 
 from .cards import RANK_MASKS, CardMask, format_cards
 from .checks import (
@@ -107,16 +107,84 @@ def _raise_family(
     )
 
 
+class Sink:
+    """Where the generator hands its families and trails: ``Listed`` keeps them, ``Counted`` only
+    counts their moves (what perft asks at every leaf's parent, with no tuple made)."""
+
+    def family(self, head: MoveCode, sets: CardSets, parts: tuple[CardMask, ...]) -> None:
+        """One family: the moves ``head | (s | p) << 12`` but the empty one."""
+        raise NotImplementedError
+
+    def trail(self, code: MoveCode) -> None:
+        """One legal trail."""
+        raise NotImplementedError
+
+
+@final
+class Listed(Sink):
+    """The families and trails as ``families`` returns them."""
+
+    def __init__(self) -> None:
+        self.fams: list[Family] = []
+        self.trails: list[MoveCode] = []
+
+    def family(self, head: MoveCode, sets: CardSets, parts: tuple[CardMask, ...]) -> None:
+        self.fams.append((head, sets, parts))
+
+    def trail(self, code: MoveCode) -> None:
+        self.trails.append(code)
+
+
+@final
+class Coded(Sink):
+    """The moves themselves, as ``generate`` lists them: each family's, then the trails."""
+
+    def __init__(self) -> None:
+        self.codes: list[MoveCode] = []
+        self.trails: list[MoveCode] = []
+
+    def family(self, head: MoveCode, sets: CardSets, parts: tuple[CardMask, ...]) -> None:
+        out = self.codes
+        for p in parts:
+            if p:
+                out += [head | (s | p) << TABLE_SHIFT for s in sets]
+            else:
+                out += [head | s << TABLE_SHIFT for s in sets if s]
+
+    def trail(self, code: MoveCode) -> None:
+        self.trails.append(code)
+
+
+@final
+class Counted(Sink):
+    """How many moves the families and trails stand for."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def family(self, head: MoveCode, sets: CardSets, parts: tuple[CardMask, ...]) -> None:
+        self.total += _family_size(sets, parts)
+
+    def trail(self, code: MoveCode) -> None:
+        self.total += 1
+
+
 def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[MoveCode]]:
     """The legal moves of the player to move as families, and the legal trails as codes; only
     those of the hand's ``cards`` when given (a card's moves depend on the whole hand, so the
     result is exactly the full one's share of those cards)."""
+    sink = Listed()
+    _generate(state, cards, sink)
+    return sink.fams, sink.trails
+
+
+def _generate(state: State, cards: CardMask, sink: Sink) -> None:
+    """The generator: every family and trail of the player to move (of the hand's ``cards``
+    only, when not -1) handed to ``sink`` in order."""
     seat = state.to_move
     hand = state.hands[seat]
-    fams: list[Family] = []
-    trails: list[MoveCode] = []
     if not hand:
-        return fams, trails
+        return
     flags = state.flags
     numeral = flags.numeral
     maximal = flags.maximal
@@ -150,14 +218,15 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
         card_head = c << CARD_SHIFT  # the card's bits of every code it makes
         # Rule 7.2: the owned builds this card is the last to capture, which every move must take.
         must = unkept_builds(capturers, owned, hand ^ low) if owned else 0
-        first = len(fams)
+        captures = False  # whether the card has a capture: asked only under a trail restriction
 
         if not low & numeral:
             same = loose & RANK_MASKS[r]
             if same and not must:
                 # Classic court card: captures by pairing only (5.3), never builds.
-                fams.append((CAPTURE | card_head, court_choices(flags.court_capture, same), NO_BUILDS))
-            capture_end = len(fams)
+                choices = court_choices(flags.court_capture, same)
+                sink.family(CAPTURE | card_head, choices, NO_BUILDS)
+                captures = bool(choices)
         else:
             vc = r + 1
             # Captures (5.1, 5.2): disjoint groups of loose cards plus whole builds of the value.
@@ -167,8 +236,9 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
                     parts = whole_builds(builds, value, not maximal, must)
                 else:
                     parts = () if must else NO_BUILDS  # whole_builds' answer when no build has the value
-                fams.append((CAPTURE | card_head | value << VALUE_SHIFT, sets, parts))
-            capture_end = len(fams)
+                sink.family(CAPTURE | card_head | value << VALUE_SHIFT, sets, parts)
+                if not any_trail and not captures:
+                    captures = _family_size(sets, parts) > 0
 
             # Builds (section 6) of each value the hand still captures after playing this card.
             for value in targets_by_value[vc]:
@@ -176,23 +246,22 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
                 sets = answers.get(value, vc, False)
                 if not builds:
                     if sets:
-                        fams.append((head, sets, NO_BUILDS))
+                        sink.family(head, sets, NO_BUILDS)
                     continue
                 whole = whole_builds(builds, value, duplicates, 0) if build_values >> value & 1 else NO_BUILDS
                 # The played card alone (worth the value) or with loose cards, plus whole groups.
-                fams.append((head, sets, tuple([p for p in whole if p & must == must]) if must else whole))
+                sink.family(head, sets, tuple([p for p in whole if p & must == must]) if must else whole)
                 # The played card raising one single build (multiple builds are frozen). A cheap
                 # test first: raise_extra never makes a build worth less than its value plus the card.
                 for build in builds:
                     if build[1] + vc <= value:  # build[1]: its value
                         fam = _raise_family(state, build, head, vc, value, answers, whole, must)
                         if fam is not None:
-                            fams.append(fam)
+                            sink.family(fam[0], fam[1], fam[2])
         # Trailing (7.1), the restriction option, and the obligation (7.2). The default restriction
         # allows every trail: trail_refusal (and whether the card captures) is asked under another only.
-        if may and not must and (any_trail or trail_refusal(state, c, _any_move(fams[first:capture_end])) is None):
-            trails.append(TRAIL | card_head)
-    return fams, trails
+        if may and not must and (any_trail or trail_refusal(state, c, captures) is None):
+            sink.trail(TRAIL | card_head)
 
 
 def can_capture(state: State, card: int) -> bool:
@@ -204,15 +273,10 @@ def can_capture(state: State, card: int) -> bool:
 
 def generate(state: State) -> list[MoveCode]:
     """All legal move codes for the player to move (empty once the hand is over)."""
-    fams, trails = families(state)
-    out: list[MoveCode] = []
-    for head, sets, parts in fams:
-        for p in parts:
-            if p:
-                out += [head | (s | p) << TABLE_SHIFT for s in sets]
-            else:
-                out += [head | s << TABLE_SHIFT for s in sets if s]
-    out += trails
+    sink = Coded()
+    _generate(state, -1, sink)
+    out = sink.codes
+    out += sink.trails
     return out
 
 
@@ -297,17 +361,10 @@ def iter_sorted_moves(state: State) -> Iterator[tuple[str, MoveCode]]:
 
 
 def count_moves(state: State) -> int:
-    """The number of legal moves, counted without making them."""
-    fams, trails = families(state)
-    total = len(trails)
-    for _head, sets, parts in fams:
-        n = len(sets)
-        if n and parts:
-            total += n * len(parts)
-            # _family_size inline (partition.starts_empty too): perft calls this at every leaf's parent.
-            if parts[0] == 0 and ((sets[0] == 0) if type(sets) is tuple else sets.has_empty):  # type: ignore[union-attr]
-                total -= 1
-    return total
+    """The number of legal moves, counted without making them (nor their families)."""
+    sink = Counted()
+    _generate(state, -1, sink)
+    return sink.total
 
 
 def is_legal(state: State, code: MoveCode) -> bool:
