@@ -145,11 +145,15 @@ class Coded(Sink):
 
     def family(self, head: MoveCode, sets: CardSets, parts: tuple[CardMask, ...]) -> None:
         out = self.codes
+        if isinstance(sets, tuple):  # the usual case, which a compiled loop walks by index
+            for p in parts:
+                if p:
+                    out += [head | (s | p) << TABLE_SHIFT for s in sets]
+                else:
+                    out += [head | s << TABLE_SHIFT for s in sets if s]
+            return
         for p in parts:
-            if p:
-                out += [head | (s | p) << TABLE_SHIFT for s in sets]
-            else:
-                out += [head | s << TABLE_SHIFT for s in sets if s]
+            out += [head | (s | p) << TABLE_SHIFT for s in sets if s | p]
 
     def trail(self, code: MoveCode) -> None:
         self.trails.append(code)
