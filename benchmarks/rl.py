@@ -1,6 +1,7 @@
 """Environment steps per second with random legal actions: the PettingZoo AEC environment (each
-step observes the agent to move, mask included, and takes one action) and the OpenSpiel game
-(legal actions and one action per step, chance nodes counted as steps too).
+step observes the agent to move, mask included, and takes one action), the Gymnasium environment
+(one learning seat; the other seats' moves by the ``random`` player happen inside its steps) and
+the OpenSpiel game (legal actions and one action per step, chance nodes counted as steps too).
 
     python benchmarks/rl.py                          # classic, 2 players, 3 seconds each
     python benchmarks/rl.py --preset royal --players 4 --partnerships --seconds 5
@@ -22,6 +23,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import cassino.rl.openspiel_game  # noqa: F401  (registers python_cassino)
 from cassino.arena.stats import wilson
 from cassino.rl.aec import raw_env
+from cassino.rl.gym_env import CasinoGymEnv
 
 
 def bench_pettingzoo(kwargs: dict[str, Any], seconds: float, seed: int) -> tuple[int, int, float]:
@@ -38,6 +40,25 @@ def bench_pettingzoo(kwargs: dict[str, Any], seconds: float, seed: int) -> tuple
                 env.step(None)
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+        episodes += 1
+    return steps, episodes, time.perf_counter() - start
+
+
+def bench_gymnasium(kwargs: dict[str, Any], seconds: float, seed: int) -> tuple[int, int, float]:
+    """(steps, episodes, seconds) of random masked play for seat 0 in the Gymnasium environment,
+    the other seats played by the built-in ``random`` player (their moves are inside each step)."""
+    env = CasinoGymEnv(opponents="random", **kwargs)
+    rng = np.random.default_rng(seed)
+    steps = episodes = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _obs, info = env.reset(seed=seed + episodes)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _obs, _reward, term, trunc, info = env.step(action)
+            done = term or trunc
             steps += 1
         episodes += 1
     return steps, episodes, time.perf_counter() - start
@@ -109,7 +130,8 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=50, help="IS-MCTS simulations a decision (default 50)")
     args = parser.parse_args()
     seats = {"preset": args.preset, "players": args.players, "partnerships": args.partnerships}
-    for name, run in (("pettingzoo", bench_pettingzoo), ("openspiel", bench_openspiel)):
+    runs = (("pettingzoo", bench_pettingzoo), ("gymnasium", bench_gymnasium), ("openspiel", bench_openspiel))
+    for name, run in runs:
         steps, episodes, wall = run(seats, args.seconds, args.seed)
         print(
             f"{name:10} {args.preset} {args.players}p: {steps} steps, {episodes} hands in {wall:.2f} s"
