@@ -19,7 +19,7 @@ import pytest
 
 import cassino
 from cassino import native
-from cassino.arena import play_hands
+from cassino.arena import ArenaConfig, InProcessExecutor, identical_part, play_hands, run_arena
 from cassino.game import Game
 from cassino.notation import position_from_json, position_to_json
 from cassino.perft import perft
@@ -111,7 +111,8 @@ def test_a_missing_extension_file_means_the_source_runs(tmp_path: Path, monkeypa
 
 def answers() -> dict[str, Any]:
     """Perft counts of the golden positions (to depth 2), the move lines of each, three seeded
-    games between computer players with their records: what both engines must agree on."""
+    games between computer players with their records, a mirrored batch of ``play_hands`` and an
+    arena's results: what both engines must agree on."""
     out: dict[str, Any] = {"perft": [], "moves": [], "games": []}
     lines = (DATA / "perft_golden.jsonl").read_text().splitlines()[:40]
     for line in lines:
@@ -129,6 +130,8 @@ def answers() -> dict[str, Any]:
         make_rules("royal"), [make_player("heuristic", 1), make_player("random", 2)], 4, seed=9, mirror=True
     )
     out["batch"] = {"points": batch.points, "codes": batch.codes.tolist(), "starts": batch.starts.tolist()}
+    config = ArenaConfig(("heuristic", "greedy"), make_rules("classic"), deals=2, seed=4)
+    out["arena"] = identical_part(json.loads(json.dumps(run_arena(config, InProcessExecutor()).to_json())))
     return out
 
 
