@@ -52,10 +52,11 @@ from .moves import (
     format_code,
 )
 from .partition import (
+    Answers,
     CardSets,
     LazyCardSets,
-    TableSets,
     starts_empty,
+    table_answer,
     table_sets,
     vector_of,
 )
@@ -89,7 +90,8 @@ def _raise_family(
     head: MoveCode,
     vc: int,
     value: int,
-    answers: TableSets,
+    answers: Answers,
+    table: CardMask,
     whole: tuple[CardMask, ...],
     must: CardMask,
 ) -> Family | None:
@@ -102,7 +104,7 @@ def _raise_family(
         return None
     return (
         head,
-        answers.get(value, extra, False),
+        table_answer(answers, table, value, extra, False),
         tuple(p | cards for p in whole if (p | cards) & must == must),
     )
 
@@ -235,7 +237,7 @@ def _generate(state: State, cards: CardMask, sink: Sink) -> None:
             vc = r + 1
             # Captures (5.1, 5.2): disjoint groups of loose cards plus whole builds of the value.
             for value in capture_values_by_value[vc]:
-                sets = answers.get(value, 0, maximal)
+                sets = table_answer(answers, table, value, 0, maximal)
                 if build_values >> value & 1:
                     parts = whole_builds(builds, value, not maximal, must)
                 else:
@@ -247,7 +249,7 @@ def _generate(state: State, cards: CardMask, sink: Sink) -> None:
             # Builds (section 6) of each value the hand still captures after playing this card.
             for value in targets_by_value[vc]:
                 head = BUILD | card_head | value << VALUE_SHIFT
-                sets = answers.get(value, vc, False)
+                sets = table_answer(answers, table, value, vc, False)
                 if not builds:
                     if sets:
                         sink.family(head, sets, NO_BUILDS)
@@ -259,7 +261,7 @@ def _generate(state: State, cards: CardMask, sink: Sink) -> None:
                 # test first: raise_extra never makes a build worth less than its value plus the card.
                 for build in builds:
                     if build[1] + vc <= value:  # build[1]: its value
-                        fam = _raise_family(state, build, head, vc, value, answers, whole, must)
+                        fam = _raise_family(state, build, head, vc, value, answers, table, whole, must)
                         if fam is not None:
                             sink.family(fam[0], fam[1], fam[2])
         # Trailing (7.1), the restriction option, and the obligation (7.2). The default restriction

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain, combinations, product
-from typing import Final, TypeAlias, final
+from typing import Final, TypeAlias
 
 from .cards import CardMask
 
@@ -182,7 +182,7 @@ _CHOICES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 """``_CHOICES[pattern][k]``: the sub-patterns of ``k`` bits of a four-bit suit pattern."""
 
 _CACHE_BIG: Final = 256
-"""The largest answer of ``card_sets`` kept (``TableSets``); larger ones are made again each time."""
+"""The largest answer of ``card_sets`` kept (``table_answer``); larger ones are made again each time."""
 
 
 _PLANS: Final[dict[int, tuple[int, ...]]] = {}
@@ -327,35 +327,29 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
     return tuple(out)
 
 
-@final
-class TableSets:
-    """Every answer of ``card_sets`` for one table (its loose numeral cards), each made when first
-    asked and kept (up to ``_CACHE_BIG`` sets): the generator asks up to some twenty of them a
-    position, and one lookup of the table in ``TABLES_CACHE`` then a small dictionary, whose keys
-    are small ints, is cheaper than a lookup in one large cache for each."""
-
-    __slots__ = ("answers", "table")
-
-    def __init__(self, table: CardMask) -> None:
-        self.table: Final = table
-        self.answers: Final[dict[int, CardSets]] = {}
-
-    def get(self, value: int, extra: int, maximal: bool) -> CardSets:
-        """``card_sets(table & UP_TO[value], value, extra, maximal)``, made once. Answers larger
-        than the cache's (``_CACHE_BIG``) are made again each time, as ``card_sets`` does."""
-        # extra is at most 13 (a king) and only a capture, whose extra is 0, is ever maximal.
-        key = value << 4 | (15 if maximal else extra)
-        found = self.answers.get(key)
-        if found is not None:
-            return found
-        sets = card_sets(self.table & UP_TO[value], value, extra, maximal)
-        if len(sets) <= _CACHE_BIG:
-            self.answers[key] = sets
-        return sets
+Answers: TypeAlias = "dict[int, CardSets]"
+"""Every answer of ``card_sets`` asked so far for one table (``table_answer``), keyed by a small
+int of the value and the extra: a plain dict of tuples of ints, which the garbage collector stops
+walking once it has seen it (an object of a class of ours it would walk every time)."""
 
 
-TABLES_CACHE: Final[dict[CardMask, TableSets]] = {}
-"""The ``TableSets`` of tables seen more than once lately, by their loose numeral cards: perft and
+def table_answer(answers: Answers, table: CardMask, value: int, extra: int, maximal: bool) -> CardSets:
+    """``card_sets(table & UP_TO[value], value, extra, maximal)`` for the table ``answers`` belongs
+    to (``table_sets``), made once: the generator asks up to some twenty of them a position. Answers
+    larger than ``_CACHE_BIG`` sets are made again each time."""
+    # extra is at most 13 (a king) and only a capture, whose extra is 0, is ever maximal.
+    key = value << 4 | (15 if maximal else extra)
+    found = answers.get(key)
+    if found is not None:
+        return found
+    sets = card_sets(table & UP_TO[value], value, extra, maximal)
+    if len(sets) <= _CACHE_BIG:
+        answers[key] = sets
+    return sets
+
+
+TABLES_CACHE: Final[dict[CardMask, Answers]] = {}
+"""The answers of tables seen more than once lately, by their loose numeral cards: perft and
 search meet the same tables again and again. Emptied when full (one sweep)."""
 _TABLES_LIMIT: Final = 1 << 15
 _SEEN: Final[dict[CardMask, int]] = {}
@@ -365,12 +359,12 @@ while a dict of ints alone is never walked."""
 _SEEN_LIMIT: Final = 1 << 16
 
 
-def table_sets(table: CardMask) -> TableSets:
-    """The ``TableSets`` of ``table`` (loose numeral cards): kept in ``TABLES_CACHE`` from the
-    second time the table is seen, made for one position the first time."""
+def table_sets(table: CardMask) -> Answers:
+    """The answers of ``table`` (loose numeral cards) for ``table_answer``: kept in
+    ``TABLES_CACHE`` from the second time the table is seen, made for one position the first time."""
     found = TABLES_CACHE.get(table)
     if found is None:
-        found = TableSets(table)
+        found = {}
         if table in _SEEN:
             if len(TABLES_CACHE) >= _TABLES_LIMIT:
                 TABLES_CACHE.clear()
