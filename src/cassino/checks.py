@@ -31,6 +31,7 @@ from .partition import (
     card_sets,
     counts,
     is_splittable,
+    keep,
     splittable,
     vector_of,
 )
@@ -96,7 +97,7 @@ CAPTURERS: Final[dict[int, tuple[CardMask, ...]]] = {
 """``CAPTURERS[rules.max_build][value]``: the cards able to capture a build of ``value``."""
 
 
-def capturers_of(rules: Rules | RuleFlags) -> tuple[CardMask, ...]:
+def capturers_of(rules: Rules) -> tuple[CardMask, ...]:
     """The capturing cards of each build value under ``rules`` (``CAPTURERS``)."""
     return CAPTURERS[rules.max_build]
 
@@ -123,7 +124,7 @@ class RuleFlags:
     numeral: Final[CardMask]
     """The cards with a value (``numeral_cards``)."""
     capturers: Final[tuple[CardMask, ...]]
-    """``capturers_of(rules)``."""
+    """The cards able to capture a build of each value (``capturers_of``)."""
 
     def __init__(self, rules: Rules) -> None:
         self.royal = rules.royal
@@ -137,7 +138,7 @@ class RuleFlags:
         self.draw = rules.draw
         self.max_build = rules.max_build
         self.numeral = NUMERAL_ROYAL if rules.royal else NUMERAL_CLASSIC
-        self.capturers = CAPTURERS[rules.max_build]
+        self.capturers = capturers_of(rules)
 
 
 _FLAGS: Final[dict[Rules, RuleFlags]] = {}
@@ -532,11 +533,7 @@ def build_targets(hand: ValueVector, top: int) -> tuple[tuple[int, ...], ...]:
     Cached in a dict keyed by one int (the vector fits 52 bits), cheaper to ask than ``lru_cache``."""
     key = hand << 4 | top
     found = _TARGETS.get(key)
-    if found is None:
-        if len(_TARGETS) >= _TARGETS_LIMIT:
-            _TARGETS.clear()
-        found = _TARGETS[key] = _targets(hand, top)
-    return found
+    return keep(_TARGETS, key, _targets(hand, top), _TARGETS_LIMIT) if found is None else found
 
 
 def _targets(hand: ValueVector, top: int) -> tuple[tuple[int, ...], ...]:

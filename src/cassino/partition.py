@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain, combinations, product
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, TypeVar
 
 from .cards import CardMask
 
@@ -54,11 +54,26 @@ def fits(small: ValueVector, big: ValueVector) -> bool:
 
 
 _LIMIT: Final = 1 << 18
-"""The most answers each of this module's caches holds; a full cache is emptied and fills again.
+"""The most answers each of this module's caches holds; a full cache is emptied and fills again
+(``keep``).
 
 The caches are dicts keyed by one int (every key fits 62 bits), not ``lru_cache``: a compiled
 caller asks them with no call through Python, and the garbage collector has no linked list of
 entries to walk each time it looks at old objects."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def keep(cache: dict[K, V], key: K, answer: V, limit: int) -> V:
+    """Store ``answer`` in ``cache`` and return it; a cache that holds ``limit`` answers is
+    emptied first (one sweep, cheaper than trimming at every insertion): the one eviction policy of
+    the engine's caches."""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = answer
+    return answer
+
 
 _COUNTS: Final[dict[ValueVector, tuple[tuple[int, int], ...]]] = {}
 
@@ -66,11 +81,7 @@ _COUNTS: Final[dict[ValueVector, tuple[tuple[int, int], ...]]] = {}
 def counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
     """The (value, count) pairs of a vector with a non-zero count, ascending by value."""
     found = _COUNTS.get(vector)
-    if found is None:
-        if len(_COUNTS) >= _LIMIT:
-            _COUNTS.clear()
-        found = _COUNTS[vector] = _counts(vector)
-    return found
+    return keep(_COUNTS, vector, _counts(vector), _LIMIT) if found is None else found
 
 
 def _counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
@@ -104,11 +115,7 @@ def groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
     """Every non-empty vector within ``available`` whose values sum to ``target``."""
     key = available << 4 | target
     found = _GROUPS.get(key)
-    if found is None:
-        if len(_GROUPS) >= _LIMIT:
-            _GROUPS.clear()
-        found = _GROUPS[key] = _groups(target, available)
-    return found
+    return keep(_GROUPS, key, _groups(target, available), _LIMIT) if found is None else found
 
 
 def _groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
@@ -194,11 +201,7 @@ def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tup
     once it has seen it (a tuple of pairs takes it several passes)."""
     key = sets_key(available, value, extra, maximal)  # a vector of numeral cards fits 52 bits too
     found = _PLANS.get(key)
-    if found is None:
-        if len(_PLANS) >= _LIMIT:
-            _PLANS.clear()
-        found = _PLANS[key] = _make_plans(available, value, extra, maximal)
-    return found
+    return keep(_PLANS, key, _make_plans(available, value, extra, maximal), _LIMIT) if found is None else found
 
 
 def _make_plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[int, ...]:
@@ -350,7 +353,7 @@ def table_answer(answers: Answers, table: CardMask, value: int, extra: int, maxi
 
 TABLES_CACHE: Final[dict[CardMask, Answers]] = {}
 """The answers of tables seen more than once lately, by their loose numeral cards: perft and
-search meet the same tables again and again. Emptied when full (one sweep)."""
+search meet the same tables again and again."""
 _TABLES_LIMIT: Final = 1 << 15
 _SEEN: Final[dict[CardMask, int]] = {}
 """Tables seen once lately. Random play meets a new table at most moves: keeping the answers of
@@ -366,13 +369,9 @@ def table_sets(table: CardMask) -> Answers:
     if found is None:
         found = {}
         if table in _SEEN:
-            if len(TABLES_CACHE) >= _TABLES_LIMIT:
-                TABLES_CACHE.clear()
-            TABLES_CACHE[table] = found
+            keep(TABLES_CACHE, table, found, _TABLES_LIMIT)
         else:
-            if len(_SEEN) >= _SEEN_LIMIT:
-                _SEEN.clear()
-            _SEEN[table] = 1
+            keep(_SEEN, table, 1, _SEEN_LIMIT)
     return found
 
 
