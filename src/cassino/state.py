@@ -325,7 +325,7 @@ class State:
     @property
     def hand_over(self) -> bool:
         """True when every hand and the stock are empty: no move is left in this hand."""
-        return not _any_card(self.hands) and self.stock_pos >= len(self.stock)
+        return not _any_card(self.hands) and self.last_deal
 
     @property
     def game_over(self) -> bool:
