@@ -235,8 +235,9 @@ def test_illegal_moves_of_rules_example_9() -> None:
 
 
 def test_the_undo_record_names_fields_of_the_state_and_records_who_moved() -> None:
-    """``push`` saves ``UNDO_FIELDS`` by name and ``pop`` unpacks them in that order: each is a
-    field of ``State``, and ``movers`` reads the seat that moved from the record."""
+    """``push`` saves ``UNDO_FIELDS`` in that order and ``pop`` unpacks them so: each is a field
+    of ``State``, the record of a move holds those fields as they were before it, and ``movers``
+    reads the seat that moved from the record."""
     from cassino.state import UNDO_FIELDS
 
     game = Game(make_rules("classic", players=3), seed=5)
@@ -246,5 +247,7 @@ def test_the_undo_record_names_fields_of_the_state_and_records_who_moved() -> No
     seats = []
     for _ in range(7):
         seats.append(game.state.to_move)
+        before = tuple(getattr(game.state, name) for name in UNDO_FIELDS)
         game.play(random_move(game, rng))
+        assert game.state._stack[-1] == before
     assert game.state.movers() == seats
