@@ -256,9 +256,13 @@ def test_phone_held_upright(server: Server, browser: Any) -> None:
 
     def on_chosen(page: Any, turn: int) -> bool:
         choices = page.locator("[data-testid=move-choice]")
+        card = page.get_attribute("[data-testid=hand] .card-btn.selected", "title")
         for i in range(choices.count()):
             box = choices.nth(i).bounding_box()
             assert inside(box, 390, 844), f"move choice {i} at {box} is outside the viewport"
+            # the button shows only the table's part; its label says the whole move, the card with it
+            label = choices.nth(i).get_attribute("aria-label")
+            assert card and label and card in label, (card, label)
         for part in ("hand", "table"):
             assert inside(page.locator(f"[data-testid={part}]").bounding_box(), 390, 844)
         checked["turns"] += 1

@@ -6,7 +6,7 @@ import {
   t, tn, has, loadLanguage, preferredLanguage, translateStatic, cardText, cardLabel, cardsText, reasonText, valueWord, isRed,
   messageText, numberText,
 } from "./i18n.js";
-import { moveText, playedText, buildText, parseLine } from "./words.js";
+import { moveText, playedText, buildText, parseLine, choiceGroups } from "./words.js";
 import { motionOn, snapshot, slideFrom, flyAway, arriveFrom } from "./motion.js";
 
 const $ = (id) => document.getElementById(id);
@@ -684,9 +684,14 @@ function renderPlay() {
   const choices = $("choices");
   choices.replaceChildren();
   if (myTurn && selection.card) {
-    for (const m of candidates()) {
-      choices.append(el("button", { type: "button", class: "choice", "data-testid": "move-choice", "data-move": m.move, onclick: () => play(m.move) },
-        moveText(m, current.table, you(), seatName)));
+    for (const group of choiceGroups(candidates(), current.table, you(), seatName)) {
+      const line = el("div", { class: "choice-group", role: "group", ...(group.label ? { "aria-label": group.label } : {}) });
+      if (group.label) line.append(el("span", { class: "choice-label", "aria-hidden": "true" }, group.label));
+      for (const m of group.moves) {
+        line.append(el("button", { type: "button", class: "choice", "data-testid": "move-choice", "data-move": m.move,
+          "aria-label": m.sentence, title: m.sentence, onclick: () => play(m.move) }, m.text));
+      }
+      choices.append(line);
     }
   }
   let prompt = "";

@@ -43,6 +43,33 @@ export function moveText(move, table, you, seatName) {
   return t("move.build", { value: valueWord(move.value), card, items: items(loose, builds, you, seatName) });
 }
 
+/** The moves of one hand card as people choose among them: a line for each kind and value
+ * ("take with 10♣:", "build ten with 5♠:") whose buttons name only what the move takes or joins on
+ * the table, so that many choices fit a phone; each move keeps its whole sentence for its label. */
+export function choiceGroups(moves, table, you, seatName) {
+  const groups = new Map();
+  const captureValues = new Set(moves.filter((m) => m.kind === "capture").map((m) => m.value));
+  for (const m of moves) {
+    const key = m.kind === "trail" ? "trail" : `${m.kind} ${m.value}`;
+    if (!groups.has(key)) {
+      const card = cardText(m.card);
+      const value = valueWord(m.value);
+      let label = "";
+      if (m.kind === "capture") label = captureValues.size > 1 ? t("choice.take_as", { card, value }) : t("choice.take", { card });
+      else if (m.kind === "build") label = t("choice.build", { card, value });
+      groups.set(key, { label, moves: [] });
+    }
+    const sentence = moveText(m, table, you, seatName);
+    let text = sentence;
+    if (m.kind !== "trail") {
+      const { builds, loose } = splitTargets(m, table);
+      text = items(loose, builds, you, seatName);
+    }
+    groups.get(key).moves.push({ move: m.move, text, sentence });
+  }
+  return [...groups.values()];
+}
+
 /** A move someone made, from the canonical line and the table it was made on (for the log). */
 export function playedText(line, you, seatName, tableBefore) {
   const m = parseLine(line);
