@@ -212,7 +212,9 @@ def _generate(state: State, cards: CardMask, sink: Sink) -> None:
     # Rules 6.1 and 6.2 once per hand (cached): for each played value, the values it may build.
     targets_by_value = build_targets(vector_of(hand & numeral), flags.max_build)
     capture_values_by_value = CAPTURE_VALUES[1 if state.ace_high else 0]
-    answers = table_sets(table)  # every card_sets answer for this table, made as asked
+    # Every card_sets answer for this table, made as asked: kept across positions in a search, for
+    # this position only in a game played forward (whose tables seldom come again).
+    answers = table_sets(table) if state.backtracked else {}
     sets: CardSets
 
     m = hand & cards

@@ -141,6 +141,7 @@ class State:
     __slots__ = (
         "_stack",
         "ace_high",
+        "backtracked",
         "builds",
         "captured",
         "dealer",
@@ -199,6 +200,10 @@ class State:
         self.move_stack: list[MoveCode] = []
         """The codes of the moves pushed on this object and not popped, oldest first."""
         self._stack: list[Undo] = []
+        self.backtracked = False
+        """Whether a move was ever taken back on this object: a search's sign, whose positions
+        share their tables, so the generator keeps each table's answers only then (``table_sets``);
+        a game played forward meets a new table at almost every move."""
 
     # ----------------------------------------------------------------- construction
     @classmethod
@@ -304,6 +309,7 @@ class State:
             other.move_stack = self.move_stack[:1]
             other._stack = self._stack[:1]
             other.pop()
+            other.backtracked = False
         return other
 
     # ----------------------------------------------------------------- queries
@@ -468,6 +474,7 @@ class State:
 
     def pop(self) -> MoveCode:
         """Undo the last pushed move exactly and return its code."""
+        self.backtracked = True
         (
             self.hands,
             self.loose,
