@@ -330,3 +330,28 @@ def test_push_then_pop_restores_the_position_exactly(deal: Deal) -> None:
         assert position_to_json(state) == seen.pop()
     assert state.moves_played == 0
     assert state == deal.start()
+
+
+@PROPERTY
+@given(deals())
+def test_a_search_and_a_game_played_forward_generate_the_same_moves(deal: Deal) -> None:
+    """A state that has taken a move back keeps its tables' answers across positions
+    (``State.backtracked``), one played forward does not: the moves are the same either way, in
+    the same order, at every position of the hand."""
+    forward = deal.start()
+    searched = deal.start()
+    assert not forward.backtracked and not searched.backtracked
+    rng = deal.walk()
+    while not forward.hand_over:
+        codes = forward.legal_codes()
+        for code in codes:  # visit every child, as a search does, and come back
+            searched.push(code)
+            searched.legal_codes()
+            searched.pop()
+        assert searched.backtracked and not forward.backtracked
+        assert searched.legal_codes() == codes
+        code = rng.choice(sorted(codes))
+        forward.push(code)
+        searched.push(code)
+    assert not forward.copy().backtracked and not searched.copy().backtracked
+    assert not searched.root().backtracked

@@ -32,8 +32,8 @@ from .partition import (
     counts,
     is_splittable,
     keep,
-    spread,
     splittable,
+    spread,
     vector_of,
 )
 from .reasons import Cards, Rank, Reason, words
