@@ -33,7 +33,6 @@ from .partition import (
     is_splittable,
     keep,
     splittable,
-    spread,
     vector_of,
 )
 from .reasons import Cards, Rank, Reason, words
@@ -532,7 +531,7 @@ def build_targets(hand: ValueVector, top: int) -> tuple[tuple[int, ...], ...]:
     played card's are left out: no group of them could hold the card (6.3).
 
     Cached in a dict keyed by one int (the vector fits 52 bits), cheaper to ask than ``lru_cache``."""
-    key = spread(hand << 4 | top)
+    key = hand << 4 | top
     found = _TARGETS.get(key)
     return keep(_TARGETS, key, _targets(hand, top), _TARGETS_LIMIT) if found is None else found
 

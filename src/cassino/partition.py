@@ -65,30 +65,6 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-_BITS61: Final = (1 << 61) - 1
-
-
-def _times(key: int, shift: int) -> int:
-    """``key * (1 + 2**shift)`` modulo 2**61: one to one, as the factor is odd, with no step that
-    leaves a compiled int's native range (a compiled multiplication of large ints is not native)."""
-    return key + ((key & (1 << 61 - shift) - 1) << shift) & _BITS61
-
-
-def spread(key: int) -> int:
-    """``key`` (below 2**61) mixed one to one so that its low bits depend on all of it: a dict
-    finds an int key from its low bits, and the engine's keys (card masks, value vectors) mostly
-    differ in their high ones. Unmixed, tens of thousands of tables start their search of a cache at
-    a few hundred places, and each lookup walks a long chain; mixed, they spread as random keys do.
-
-    Folds (``key ^ key >> s``) carry the high bits down and odd multiplications (``_times``) carry
-    them up again, each step one to one."""
-    key ^= key >> 31
-    key = _times(_times(key, 13), 5)
-    key ^= key >> 27
-    key = _times(key, 19)
-    return key ^ key >> 29
-
-
 def keep(cache: dict[K, V], key: K, answer: V, limit: int) -> V:
     """Store ``answer`` in ``cache`` and return it; a cache that holds ``limit`` answers is
     emptied first (one sweep, cheaper than trimming at every insertion): the one eviction policy of
@@ -104,9 +80,8 @@ _COUNTS: Final[dict[ValueVector, tuple[tuple[int, int], ...]]] = {}
 
 def counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
     """The (value, count) pairs of a vector with a non-zero count, ascending by value."""
-    key = spread(vector)
-    found = _COUNTS.get(key)
-    return keep(_COUNTS, key, _counts(vector), _LIMIT) if found is None else found
+    found = _COUNTS.get(vector)
+    return keep(_COUNTS, vector, _counts(vector), _LIMIT) if found is None else found
 
 
 def _counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
@@ -138,7 +113,7 @@ _GROUPS: Final[dict[int, tuple[ValueVector, ...]]] = {}
 
 def groups(target: int, available: ValueVector) -> tuple[ValueVector, ...]:
     """Every non-empty vector within ``available`` whose values sum to ``target``."""
-    key = spread(available << 4 | target)
+    key = available << 4 | target
     found = _GROUPS.get(key)
     return keep(_GROUPS, key, _groups(target, available), _LIMIT) if found is None else found
 
@@ -229,7 +204,7 @@ def _plans(available: ValueVector, value: int, extra: int, maximal: bool) -> tup
     """``splittable`` with, after each vector, the mask of the rank fields it uses: one flat tuple
     of ints, ``(vector, fields, vector, fields, ...)``, which the garbage collector stops walking
     once it has seen it (a tuple of pairs takes it several passes)."""
-    key = spread(sets_key(available, value, extra, maximal))  # a vector of numeral cards fits 52 bits too
+    key = sets_key(available, value, extra, maximal)  # a vector of numeral cards fits 52 bits too
     found = _PLANS.get(key)
     return keep(_PLANS, key, _make_plans(available, value, extra, maximal), _LIMIT) if found is None else found
 
@@ -382,8 +357,8 @@ def table_answer(answers: Answers, table: CardMask, value: int, extra: int, maxi
 
 
 TABLES_CACHE: Final[dict[CardMask, Answers]] = {}
-"""The answers of tables seen more than once lately, by their loose numeral cards (``spread``):
-perft and search meet the same tables again and again."""
+"""The answers of tables seen more than once lately, by their loose numeral cards: perft and
+search meet the same tables again and again."""
 _TABLES_LIMIT: Final = 1 << 15
 _SEEN: Final[dict[CardMask, int]] = {}
 """Tables seen once lately. Random play meets a new table at most moves: keeping the answers of
@@ -395,14 +370,13 @@ _SEEN_LIMIT: Final = 1 << 16
 def table_sets(table: CardMask) -> Answers:
     """The answers of ``table`` (loose numeral cards) for ``table_answer``: kept in
     ``TABLES_CACHE`` from the second time the table is seen, made for one position the first time."""
-    key = spread(table)
-    found = TABLES_CACHE.get(key)
+    found = TABLES_CACHE.get(table)
     if found is None:
         found = {}
-        if key in _SEEN:
-            keep(TABLES_CACHE, key, found, _TABLES_LIMIT)
+        if table in _SEEN:
+            keep(TABLES_CACHE, table, found, _TABLES_LIMIT)
         else:
-            keep(_SEEN, key, 1, _SEEN_LIMIT)
+            keep(_SEEN, table, 1, _SEEN_LIMIT)
     return found
 
 
