@@ -27,6 +27,12 @@ want="$( (cat "$root/pyproject.toml" "$root/setup.py"; for m in $engine; do cat 
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "Installing cassino${extras:+[$extras]} into .venv (compiling its engine where a C compiler is present) ..." >&2
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
+  if [[ "$extras" == *test* || "$extras" == *train* ]] && ! "$venv/bin/python" -c 'import torch' 2>/dev/null; then
+    # Training runs on the CPU: a CPU build of PyTorch where the package sources offer one (a
+    # fraction of the size of the default build), the default build otherwise.
+    cpu="$("$venv/bin/python" -m pip index versions torch 2>/dev/null | tr ', ' '\n\n' | grep -m1 '+cpu$' || true)"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "torch${cpu:+==$cpu}" >&2
+  fi
   if ! "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root${extras:+[$extras]}" >&2; then
     echo "The compiled build failed: installing the pure Python engine instead (CASSINO_PURE=1)." >&2
     CASSINO_PURE=1 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root${extras:+[$extras]}" >&2

@@ -1,0 +1,209 @@
+"""Training the learned players: Deep Monte Carlo from self-play, as DouZero learns its game: every seat plays the move the
+current network values most (a random one with probability ``epsilon``), each decision's
+(position, move) is labelled with what the hand finally brought the mover's side, and a learner
+fits the network to those labels by mean squared error. The labels need no search and no model of
+the game: the engine's count at the end of the hand is the whole teacher.
+
+The network is ``players.network``'s (an NNUE accumulator and two small layers); here it is a
+``torch.nn.Module`` whose first layer reads the position's and the move's inputs side by side, so
+its weights export to the players' file as they are (``export``).
+
+This module needs the ``train`` extra (PyTorch, CPU); nothing else imports it, and playing never
+needs it: the players read the exported file with no numeric library.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from ..game import shuffled_deck
+from ..moves import MoveCode
+from ..players.base import Player
+from ..players.features import MOVE_INPUTS, POSITION_INPUTS, Features, move_features, view_features
+from ..players.network import Network
+from ..rules import Rules
+from ..scoring import HandScore
+from ..state import State
+from ..view import View, view_of
+from .selfplay import play_hands
+
+INPUTS = POSITION_INPUTS + MOVE_INPUTS
+
+
+class ValueModel(nn.Module):
+    """The value of (position, move) for the seat to move, in points of the hand."""
+
+    def __init__(self, hidden: int, hidden2: int) -> None:
+        super().__init__()
+        self.first = nn.Linear(INPUTS, hidden)
+        self.second = nn.Linear(hidden, hidden2)
+        self.out = nn.Linear(hidden2, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        value: torch.Tensor = self.out(torch.relu(self.second(torch.relu(self.first(x))))).squeeze(-1)
+        return value
+
+
+def inputs(position: Features, moves: Sequence[Features]) -> npt.NDArray[np.float32]:
+    """One row of network inputs per move: the position's, then the move's."""
+    rows = np.zeros((len(moves), INPUTS), dtype=np.float32)
+    rows[:, list(position.active)] = 1.0
+    at = position.dense_at
+    rows[:, at : at + len(position.dense)] = position.dense
+    for r, move in enumerate(moves):
+        rows[r, [POSITION_INPUTS + i for i in move.active]] = 1.0
+        at = POSITION_INPUTS + move.dense_at
+        rows[r, at : at + len(move.dense)] = move.dense
+    return rows
+
+
+def decision(view: View) -> npt.NDArray[np.float32]:
+    """The inputs of every legal move of the view's seat, in ``view.legal``'s order."""
+    position = view_features(view)
+    return inputs(position, [move_features(code, view.loose, view.builds) for code in view.legal])
+
+
+def hand_return(rules: Rules, result: HandScore, seat: int) -> float:
+    """What the hand brought ``seat``'s side: its points less the mean of the other sides'."""
+    side = rules.side_of(seat)
+    others = [p for s, p in enumerate(result.points) if s != side]
+    return result.points[side] - sum(others) / len(others)
+
+
+class ModelPlayer:
+    """A player that plays the move the model values most (for training and its measurements)."""
+
+    def __init__(self, model: ValueModel, epsilon: float = 0.0, seed: int = 0, name: str = "dmc") -> None:
+        self.model = model
+        self.epsilon = epsilon
+        self.rng = random.Random(seed)
+        self.name = name
+
+    def choose(self, view: View) -> MoveCode:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return self.rng.choice(legal)
+        with torch.no_grad():
+            values = self.model(torch.from_numpy(decision(view)))
+        return legal[int(torch.argmax(values))]
+
+
+@dataclass
+class Replay:
+    """The latest samples, at most ``size``: inputs and their labels."""
+
+    size: int
+    rows: list[npt.NDArray[np.float32]] = field(default_factory=list)
+    labels: list[float] = field(default_factory=list)
+
+    def add(self, row: npt.NDArray[np.float32], label: float) -> None:
+        self.rows.append(row)
+        self.labels.append(label)
+        if len(self.rows) > self.size:
+            del self.rows[: len(self.rows) - self.size]
+            del self.labels[: len(self.labels) - self.size]
+
+
+def self_play_hand(rules: Rules, player: ModelPlayer, rng: random.Random, dealer: int, replay: Replay) -> None:
+    """Play one hand with ``player`` in every seat and add each decision, labelled, to ``replay``."""
+    state = State.new_hand(rules, shuffled_deck(rng), dealer)
+    taken: list[tuple[int, npt.NDArray[np.float32]]] = []
+    while not state.hand_over:
+        seat = state.to_move
+        view = view_of(state, seat, ())
+        code = player.choose(view)
+        if len(view.legal) > 1:  # a forced move teaches nothing
+            rows = decision(view)
+            taken.append((seat, rows[view.legal.index(code)]))
+        state.push(code)
+    result = state.result
+    assert result is not None
+    for seat, row in taken:
+        replay.add(row, hand_return(rules, result, seat))
+
+
+@dataclass
+class Trainer:
+    """One learner and its actors in one process: ``run(hands)`` plays and learns."""
+
+    rules: Rules
+    seed: int = 0
+    hidden: int = 64
+    hidden2: int = 32
+    epsilon: float = 0.05
+    batch: int = 256
+    steps_per_hand: int = 2
+    replay_size: int = 50_000
+    learning_rate: float = 1e-3
+    hands_played: int = 0
+
+    def __post_init__(self) -> None:
+        torch.manual_seed(self.seed)
+        self.rng = random.Random(self.seed)
+        self.model = ValueModel(self.hidden, self.hidden2)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.learning_rate)
+        self.replay = Replay(self.replay_size)
+        self.actor = ModelPlayer(self.model, self.epsilon, self.seed)
+
+    def learn(self, steps: int) -> float:
+        """``steps`` gradient steps on random batches of the replay; the mean loss."""
+        if len(self.replay.rows) < self.batch:
+            return 0.0
+        total = 0.0
+        for _ in range(steps):
+            pick = [self.rng.randrange(len(self.replay.rows)) for _ in range(self.batch)]
+            x = torch.from_numpy(np.stack([self.replay.rows[i] for i in pick]))
+            y = torch.tensor([self.replay.labels[i] for i in pick], dtype=torch.float32)
+            loss = torch.mean((self.model(x) - y) ** 2)
+            self.optimizer.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            self.optimizer.step()
+            total += loss.item()
+        return total / steps
+
+    def run(self, hands: int) -> float:
+        """Play ``hands`` hands of self-play, learning after each; the last mean loss."""
+        loss = 0.0
+        for _ in range(hands):
+            self_play_hand(self.rules, self.actor, self.rng, self.hands_played % self.rules.players, self.replay)
+            self.hands_played += 1
+            loss = self.learn(self.steps_per_hand)
+        return loss
+
+    def export(self, about: str = "") -> Network:
+        """The model as the players' network (its weights as they are)."""
+        return export(self.model, about)
+
+
+def export(model: ValueModel, about: str = "") -> Network:
+    """A ``ValueModel``'s weights in ``players.network``'s layout: the first layer's columns split
+    into the position's rows and the move's."""
+    first = model.first.weight.detach().numpy().astype(np.float64)  # hidden x INPUTS
+    return Network(
+        hidden=first.shape[0],
+        hidden2=model.second.weight.shape[0],
+        position=first[:, :POSITION_INPUTS].T.ravel().tolist(),
+        move=first[:, POSITION_INPUTS:].T.ravel().tolist(),
+        bias1=model.first.bias.detach().numpy().astype(np.float64).tolist(),
+        layer2=model.second.weight.detach().numpy().astype(np.float64).T.ravel().tolist(),
+        bias2=model.second.bias.detach().numpy().astype(np.float64).tolist(),
+        out=model.out.weight.detach().numpy().astype(np.float64).ravel().tolist(),
+        bias_out=model.out.bias.detach().numpy().astype(np.float64).tolist(),
+        about=about,
+    )
+
+
+def points_against(rules: Rules, player: Player, opponent: Player, deals: int, seed: int) -> float:
+    """``player``'s points a hand less ``opponent``'s, over mirrored deals (2 players)."""
+    batch = play_hands(rules, [player, opponent], deals, seed, mirror=True)
+    ours = [p[0] - p[1] for p in batch.points]
+    return sum(ours) / len(ours)

@@ -1,0 +1,47 @@
+"""Self-play training (the ``train`` extra): a seconds-long run on a fixed seed turns a tiny
+random network into one that beats the random player by a clear margin, and the trained weights
+export to the players' network with the same values."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("numpy")
+
+import torch
+
+from cassino.arena.dmc import ModelPlayer, Trainer, decision, points_against
+from cassino.players.base import make_player
+from cassino.players.features import move_features, view_features
+from cassino.rules import Rules
+from cassino.state import State
+from cassino.view import view_of
+
+
+@pytest.fixture(autouse=True)
+def one_thread() -> None:
+    torch.set_num_threads(1)  # the same numbers on every machine
+
+
+def test_a_short_run_learns_to_beat_random() -> None:
+    rules = Rules()
+    trainer = Trainer(rules, seed=1, hidden=16, hidden2=8, batch=128)
+    before = points_against(rules, ModelPlayer(trainer.model, name="before"), make_player("random", 5), 30, seed=7)
+    trainer.run(60)
+    after = points_against(rules, ModelPlayer(trainer.model, name="after"), make_player("random", 5), 30, seed=7)
+    assert trainer.hands_played == 60 and len(trainer.replay.rows) > 1000
+    assert after > before + 3.0 and after > 2.0, (before, after)
+
+
+def test_exported_weights_give_the_models_values() -> None:
+    rules = Rules()
+    trainer = Trainer(rules, seed=2, hidden=8, hidden2=4, batch=64)
+    trainer.run(5)
+    net = trainer.export("test")
+    state = State.new_hand(rules, list(range(52)), 0)
+    view = view_of(state, state.to_move)
+    with torch.no_grad():
+        want = trainer.model(torch.from_numpy(decision(view))).tolist()
+    got = net.values(view_features(view), [move_features(c, view.loose, view.builds) for c in view.legal])
+    assert got == pytest.approx(want, abs=1e-4)
