@@ -5,6 +5,7 @@ from __future__ import annotations
 from .base import Player, choose_code, decide, make_player, player_names, register
 from .greedy import GreedyPlayer
 from .heuristic import HeuristicPlayer
+from .learned import LearnedPlayer
 from .levels import LEVELS, FalliblePlayer, Level, level_names
 from .random import RandomPlayer
 from .search import CheaterPlayer, SearchPlayer
@@ -15,6 +16,7 @@ __all__ = [
     "FalliblePlayer",
     "GreedyPlayer",
     "HeuristicPlayer",
+    "LearnedPlayer",
     "Level",
     "Player",
     "RandomPlayer",
