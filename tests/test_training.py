@@ -4,6 +4,9 @@ export to the players' network with the same values."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("torch")
@@ -11,9 +14,10 @@ pytest.importorskip("numpy")
 
 import torch
 
-from cassino.arena.dmc import ModelPlayer, Trainer, decision, points_against
+from cassino.arena.dmc import ModelPlayer, Trainer, decision, points_against, train
 from cassino.players.base import make_player
 from cassino.players.features import move_features, view_features
+from cassino.players.network import Network
 from cassino.rules import Rules
 from cassino.state import State
 from cassino.view import view_of
@@ -45,3 +49,14 @@ def test_exported_weights_give_the_models_values() -> None:
         want = trainer.model(torch.from_numpy(decision(view))).tolist()
     got = net.values(view_features(view), [move_features(c, view.loose, view.builds) for c in view.legal])
     assert got == pytest.approx(want, abs=1e-4)
+
+
+def test_a_run_checkpoints_and_resumes(tmp_path: Path) -> None:
+    rules = Rules()
+    lines: list[str] = []
+    curve = train(rules, tmp_path, hours=0.0, seed=3, every=4, deals=3, log=lines.append)
+    assert [c["hands"] for c in curve] == [4] and (tmp_path / "checkpoint.pt").is_file()
+    assert "4 self-play hands" in Network.load(tmp_path / "network.bin").about
+    curve = train(rules, tmp_path, hours=0.0, seed=3, every=4, deals=3, log=lines.append)
+    assert [c["hands"] for c in curve] == [4, 8] and lines[1] == "resumed at 4 hands"
+    assert json.loads((tmp_path / "curve.json").read_text()) == curve

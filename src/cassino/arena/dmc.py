@@ -14,9 +14,13 @@ needs it: the players read the exported file with no numeric library.
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -25,10 +29,10 @@ from torch import nn
 
 from ..game import shuffled_deck
 from ..moves import MoveCode
-from ..players.base import Player
+from ..players.base import Player, make_player
 from ..players.features import MOVE_INPUTS, POSITION_INPUTS, Features, move_features, view_features
 from ..players.network import Network
-from ..rules import Rules
+from ..rules import Rules, make_rules
 from ..scoring import HandScore
 from ..state import State
 from ..view import View, view_of
@@ -207,3 +211,91 @@ def points_against(rules: Rules, player: Player, opponent: Player, deals: int, s
     batch = play_hands(rules, [player, opponent], deals, seed, mirror=True)
     ours = [p[0] - p[1] for p in batch.points]
     return sum(ours) / len(ours)
+
+
+# ----------------------------------------------------------------------------- a training run
+def save_checkpoint(trainer: Trainer, folder: Path, curve: list[dict[str, float]]) -> None:
+    """The run so far in ``folder``: the model and optimizer (``checkpoint.pt``, replaced whole),
+    its training curve (``curve.json``) and the players' weights file (``network.bin``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    state = {
+        "model": trainer.model.state_dict(),
+        "optimizer": trainer.optimizer.state_dict(),
+        "hands_played": trainer.hands_played,
+        "rng": trainer.rng.getstate(),
+        "actor_rng": trainer.actor.rng.getstate(),
+    }
+    partial = folder / "checkpoint.pt.partial"
+    torch.save(state, partial)
+    partial.replace(folder / "checkpoint.pt")
+    (folder / "curve.json").write_text(json.dumps(curve, indent=1) + "\n")
+    trainer.export(f"{trainer.rules.describe()}, {trainer.hands_played} self-play hands").save(folder / "network.bin")
+
+
+def load_checkpoint(trainer: Trainer, folder: Path) -> list[dict[str, float]]:
+    """Resume ``trainer`` from ``folder`` when it holds a checkpoint; the curve so far."""
+    path = folder / "checkpoint.pt"
+    if not path.is_file():
+        return []
+    state = torch.load(path, weights_only=False)
+    trainer.model.load_state_dict(state["model"])
+    trainer.optimizer.load_state_dict(state["optimizer"])
+    trainer.hands_played = int(state["hands_played"])
+    trainer.rng.setstate(state["rng"])
+    trainer.actor.rng.setstate(state["actor_rng"])
+    curve: list[dict[str, float]] = json.loads((folder / "curve.json").read_text())
+    return curve
+
+
+def train(
+    rules: Rules, folder: Path, hours: float, seed: int, every: int, deals: int, log: Callable[[str], None] = print
+) -> list[dict[str, float]]:
+    """Train for ``hours`` (resuming the run in ``folder``; one round of ``every`` hands at
+    least), measuring against the heuristic over ``deals`` mirrored deals every ``every`` hands
+    and checkpointing then; the training curve. The replay is not kept: a resumed run refills it.
+    """
+    trainer = Trainer(rules, seed=seed)
+    curve = load_checkpoint(trainer, folder)
+    if curve:
+        log(f"resumed at {trainer.hands_played} hands")
+    end = time.monotonic() + hours * 3600
+    spent = curve[-1]["seconds"] if curve else 0.0
+    while True:  # one round at least, then as many as the time allows
+        start = time.monotonic()
+        loss = trainer.run(every)
+        spent += time.monotonic() - start
+        opponent = make_player("heuristic", seed)
+        margin = points_against(
+            rules, ModelPlayer(trainer.model, name="dmc"), opponent, deals, seed=10_000 + len(curve)
+        )
+        curve.append(
+            {"hands": trainer.hands_played, "seconds": round(spent, 1), "loss": round(loss, 3), "vs_heuristic": margin}
+        )
+        save_checkpoint(trainer, folder, curve)
+        log(
+            f"{trainer.hands_played} hands, {spent / 60:.0f} min: loss {loss:.2f}, {margin:+.3f} a hand against heuristic"
+        )
+        if time.monotonic() >= end:
+            return curve
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m cassino.arena.dmc``: train (or go on training) a learned player."""
+    p = argparse.ArgumentParser(prog="python -m cassino.arena.dmc", description=main.__doc__)
+    p.add_argument("folder", type=Path, help="the run's folder: checkpoints, curve and network.bin")
+    p.add_argument("--preset", default="classic")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--partnerships", action="store_true")
+    p.add_argument("--hours", type=float, default=8.0, help="training time of this call (a run resumes)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--every", type=int, default=2000, help="hands between measurements and checkpoints")
+    p.add_argument("--deals", type=int, default=200, help="mirrored deals of each measurement")
+    args = p.parse_args(argv)
+    torch.set_num_threads(1)
+    rules = make_rules(args.preset, players=args.players, partnerships=args.partnerships)
+    train(rules, args.folder, args.hours, args.seed, args.every, args.deals)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
