@@ -28,6 +28,7 @@ from .errors import (
     StaleGameError,
     StoreError,
     UndoError,
+    WeightsError,
 )
 from .game import Game
 from .moves import Move
@@ -69,6 +70,7 @@ __all__ = [
     "StoreError",
     "UndoError",
     "View",
+    "WeightsError",
     "card_name",
     "make_rules",
     "parse_card",

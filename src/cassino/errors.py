@@ -61,6 +61,10 @@ class ActionError(CassinoError):
     """An action that is not legal at this step (outside the mask) or not in the action space."""
 
 
+class WeightsError(CassinoError):
+    """A weights file of a learned player that is not one (or is cut short): its path and why."""
+
+
 class CatalogueError(CassinoError):
     """A catalogue that is missing, unreadable, or does not match the English one."""
 
@@ -132,4 +136,5 @@ __all__ = [
     "StaleGameError",
     "StoreError",
     "UndoError",
+    "WeightsError",
 ]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from ..errors import WeightsError as WeightsError
 from .features import MOVE_INPUTS, POSITION_INPUTS, Features
 
 FORMAT: Final = "cassino-value-network-1"
@@ -26,10 +27,6 @@ FORMAT: Final = "cassino-value-network-1"
 
 ARRAY_NAMES: Final[tuple[str, ...]] = ("position", "move", "bias1", "layer2", "bias2", "out", "bias_out")
 """The arrays of a network, in the order a weights file holds them."""
-
-
-class WeightsError(ValueError):
-    """A weights file that is not one this module wrote (or is cut short): its path and why."""
 
 
 @dataclass(frozen=True)
