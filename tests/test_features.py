@@ -12,6 +12,7 @@ from cassino import State
 from cassino.cards import DECK_SIZE, parse_card
 from cassino.moves import parse_code
 from cassino.players import features as f
+from cassino.players.heuristic import move_terms
 from cassino.view import view_of
 from positions import build, scripted_position
 from strategies import Deal, deals
@@ -94,7 +95,9 @@ def test_features_see_only_the_seat(deal: Deal) -> None:
             again = f.view_features(view_of(other_world(state, seat, rng), seat, state.seat_moves()))
             assert again == mine
         view = view_of(state, state.to_move)
-        for code in view.legal:
-            moved = f.move_features(code, view.loose, view.builds)
+        position, moves = f.decision_features(view)
+        assert position == f.view_features(view) and len(moves) == len(view.legal)
+        for code, terms, moved in zip(view.legal, move_terms(view), moves, strict=True):
             assert all(0 <= i < f.MOVE_DENSE_AT for i in moved.active)
+            assert moved.dense[-3:] == terms and moved.active == f.move_features(code, view.loose, view.builds).active
         state.push(rng.choice(sorted(view.legal)))

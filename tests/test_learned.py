@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cassino.players import make_player
-from cassino.players.features import move_features, view_features
+from cassino.players.features import decision_features
 from cassino.players.learned import LearnedPlayer, trained_for, weights_name
 from cassino.players.network import Network
 from cassino.players.search import SearchPlayer
@@ -39,7 +39,7 @@ def test_the_choice_is_the_networks_best_and_depends_only_on_the_view(weights: P
         player = make_player(f"learned:weights={weights}", 1)
         code = player.choose(view)
         assert code == make_player(f"learned:weights={weights}", 9).choose(twin_view)
-        values = net.values(view_features(view), [move_features(c, view.loose, view.builds) for c in view.legal])
+        values = net.values(*decision_features(view))
         assert code in view.legal and values[view.legal.index(code)] == max(values)
         assert player.playing_as == "network"  # type: ignore[attr-defined]
         chosen.append(code)

@@ -1,6 +1,6 @@
 """Self-play training (the ``train`` extra): a seconds-long run on a fixed seed turns a tiny
-random network into one that beats the random player by a clear margin, and the trained weights
-export to the players' network with the same values."""
+random network into one that beats a player it lost to, the trained weights export to the
+players' network with the same values, and a run checkpoints and resumes."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import torch
 
 from cassino.arena.dmc import ModelPlayer, Trainer, decision, points_against, train
 from cassino.players.base import make_player
-from cassino.players.features import move_features, view_features
+from cassino.players.features import decision_features
 from cassino.players.network import Network
 from cassino.rules import Rules
 from cassino.state import State
@@ -28,14 +28,16 @@ def one_thread() -> None:
     torch.set_num_threads(1)  # the same numbers on every machine
 
 
-def test_a_short_run_learns_to_beat_random() -> None:
+def test_a_short_run_learns() -> None:
+    """Sixty hands of self-play turn a tiny random network into one that beats the greedy player
+    it lost to (the measure: points a hand over mirrored deals, the same deals before and after)."""
     rules = Rules()
     trainer = Trainer(rules, seed=1, hidden=16, hidden2=8, batch=128)
-    before = points_against(rules, ModelPlayer(trainer.model, name="before"), make_player("random", 5), 30, seed=7)
+    before = points_against(rules, ModelPlayer(trainer.model, name="before"), make_player("greedy", 5), 30, seed=7)
     trainer.run(60)
-    after = points_against(rules, ModelPlayer(trainer.model, name="after"), make_player("random", 5), 30, seed=7)
+    after = points_against(rules, ModelPlayer(trainer.model, name="after"), make_player("greedy", 5), 30, seed=7)
     assert trainer.hands_played == 60 and len(trainer.replay.rows) > 1000
-    assert after > before + 3.0 and after > 2.0, (before, after)
+    assert before < 0 and after > before + 1.5 and after > 0.5, (before, after)
 
 
 def test_exported_weights_give_the_models_values() -> None:
@@ -47,7 +49,7 @@ def test_exported_weights_give_the_models_values() -> None:
     view = view_of(state, state.to_move)
     with torch.no_grad():
         want = trainer.model(torch.from_numpy(decision(view))).tolist()
-    got = net.values(view_features(view), [move_features(c, view.loose, view.builds) for c in view.legal])
+    got = net.values(*decision_features(view))
     assert got == pytest.approx(want, abs=1e-4)
 
 

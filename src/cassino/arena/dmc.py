@@ -30,8 +30,9 @@ from torch import nn
 from ..game import shuffled_deck
 from ..moves import MoveCode
 from ..players.base import Player, make_player
-from ..players.features import MOVE_INPUTS, POSITION_INPUTS, Features, move_features, view_features
+from ..players.features import MOVE_INPUTS, POSITION_INPUTS, Features, decision_features
 from ..players.network import Network
+from ..players.solver import Solver, endgame_moves
 from ..rules import Rules, make_rules
 from ..scoring import HandScore
 from ..state import State
@@ -70,8 +71,8 @@ def inputs(position: Features, moves: Sequence[Features]) -> npt.NDArray[np.floa
 
 def decision(view: View) -> npt.NDArray[np.float32]:
     """The inputs of every legal move of the view's seat, in ``view.legal``'s order."""
-    position = view_features(view)
-    return inputs(position, [move_features(code, view.loose, view.builds) for code in view.legal])
+    position, moves = decision_features(view)
+    return inputs(position, moves)
 
 
 def hand_return(rules: Rules, result: HandScore, seat: int) -> float:
@@ -89,11 +90,17 @@ class ModelPlayer:
         self.epsilon = epsilon
         self.rng = random.Random(seed)
         self.name = name
+        self.endgame = Solver(20_000)
 
     def choose(self, view: View) -> MoveCode:
+        """As the learned player: the exact endgame once every card is known, else the model's best
+        (a random move with probability ``epsilon``)."""
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        known = endgame_moves(self.endgame, view)
+        if known is not None:
+            return known[0]
         if self.epsilon and self.rng.random() < self.epsilon:
             return self.rng.choice(legal)
         with torch.no_grad():

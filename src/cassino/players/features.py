@@ -24,6 +24,7 @@ from ..moves import BUILD, CAPTURE, MoveCode, code_card, code_kind, code_table, 
 from ..rules import Rules
 from ..state import Build
 from ..view import View
+from .heuristic import move_terms
 
 # ----------------------------------------------------------------------------- position
 MINE: Final = 0
@@ -184,15 +185,20 @@ MOVE_DENSE_NAMES: Final[tuple[str, ...]] = (
     "big_casino_taken",
     "little_casino_taken",
     "sweep",  # 1 when the capture clears the table
+    "gain",  # the heuristic's terms of the move (``heuristic.move_terms``), in points
+    "risk",
+    "follow",
 )
 MOVE_DENSE_AT: Final = VALUE_AT + 13
 MOVE_INPUTS: Final = MOVE_DENSE_AT + len(MOVE_DENSE_NAMES)
 
 
-def move_features(code: MoveCode, loose: CardMask, builds: Sequence[Build]) -> Features:
+def move_features(
+    code: MoveCode, loose: CardMask, builds: Sequence[Build], terms: tuple[float, float, float] = (0.0, 0.0, 0.0)
+) -> Features:
     """One move of the position whose table is ``loose`` and ``builds``: what it plays, takes and
-    builds, and what it brings at once (an NNUE's second half: the position's features stay the
-    same for every move, so a network adds these to them)."""
+    builds, what it brings at once, and the heuristic's ``terms`` of it (an NNUE's second half: the
+    position's features stay the same for every move, so a network adds these to them)."""
     card = code_card(code)
     kind = code_kind(code)
     table = code_table(code)
@@ -219,5 +225,14 @@ def move_features(code: MoveCode, loose: CardMask, builds: Sequence[Build]) -> F
         float(taken >> BIG_CASINO & 1),
         float(taken >> LITTLE_CASINO & 1),
         sweep,
+        *terms,
     )
     return Features(tuple(active), dense, MOVE_DENSE_AT)
+
+
+def decision_features(view: View) -> tuple[Features, list[Features]]:
+    """The view's position and each of its legal moves (in ``view.legal``'s order), the
+    heuristic's terms of each included: what a network reads to choose."""
+    terms = move_terms(view)
+    moves = [move_features(code, view.loose, view.builds, t) for code, t in zip(view.legal, terms, strict=True)]
+    return view_features(view), moves

@@ -25,7 +25,7 @@ from .evaluate import (
     table_after,
     value_takers,
 )
-from .solver import Solver, SolverBudgetExceeded, cards_known, world_of
+from .solver import Solver, endgame_moves
 
 _SWEEP: Final = 1.0
 """What a sweep is worth: its point."""
@@ -36,14 +36,11 @@ PLAYER_WEIGHTS: Final = (0.6, 0.9, 0.3, 0.25)
 """The heuristic player's weights of risk, keep, follow and trail (what search models others by)."""
 
 
-def rate_moves(
-    view: View,
-    risk_weight: float = 1.0,
-    keep_weight: float = 0.9,
-    follow_weight: float = 0.3,
-    trail_weight: float = 0.25,
-) -> list[tuple[float, MoveCode]]:
-    """Every legal move with its rating (higher is better), in the order of ``view.legal``."""
+def move_terms(view: View, keep_weight: float = 0.9, trail_weight: float = 0.25) -> list[tuple[float, float, float]]:
+    """Every legal move's three terms, in the order of ``view.legal``: what it takes or a build it
+    makes is likely to bring (``gain``), what it leaves the next player to take (``risk``), and
+    what its own next card could take (``follow``). ``rate_moves`` weighs them; the learned player
+    reads them as inputs."""
     rules = view.rules
     worth = card_worth(rules)
     seat = view.seat
@@ -77,9 +74,24 @@ def rate_moves(
         else:
             gain = -trail_weight * worth[code_card(code)]
         risk = exposure(rules, worth, loose, builds, unseen, opp_hand, sure) if opp_hand else 0.0
-        follow = best_own_capture(rules, worth, loose, builds, view.hand & ~card_bit) if follow_weight else 0.0
-        out.append((gain - risk_weight * risk + follow_weight * follow, code))
+        follow = best_own_capture(rules, worth, loose, builds, view.hand & ~card_bit)
+        out.append((gain, risk, follow))
     return out
+
+
+def rate_moves(
+    view: View,
+    risk_weight: float = 1.0,
+    keep_weight: float = 0.9,
+    follow_weight: float = 0.3,
+    trail_weight: float = 0.25,
+) -> list[tuple[float, MoveCode]]:
+    """Every legal move with its rating (higher is better), in the order of ``view.legal``."""
+    terms = move_terms(view, keep_weight, trail_weight)
+    return [
+        (gain - risk_weight * risk + follow_weight * follow, code)
+        for (gain, risk, follow), code in zip(terms, view.legal, strict=True)
+    ]
 
 
 class HeuristicPlayer:
@@ -105,15 +117,11 @@ class HeuristicPlayer:
 
     def choose(self, view: View) -> MoveCode:
         """The legal move with the best rating."""
-        if self.endgame is not None and len(view.legal) > 1 and cards_known(view):
+        if self.endgame is not None:
             # Counting cards tells every hidden card: play the rest of the hand exactly.
-            try:
-                _, scored = self.endgame.solve(world_of(view), view.rules.side_of(view.seat))
-            except SolverBudgetExceeded:
-                pass
-            else:
-                best_value = max(v for _, v in scored)
-                return self.rng.choice([c for c, v in scored if v == best_value])
+            solved = endgame_moves(self.endgame, view)
+            if solved is not None:
+                return self.rng.choice(solved)
         rated = rate_moves(view, self.risk, self.keep, self.follow, self.trail)
         best = max(r for r, _ in rated)
         return self.rng.choice([c for r, c in rated if r >= best - _TIE])

@@ -11,9 +11,10 @@ from ..moves import MoveCode
 from ..rules import Rules, make_rules
 from ..view import View
 from .base import register
-from .features import move_features, view_features
+from .features import decision_features
 from .network import Network
 from .search import SearchPlayer
+from .solver import Solver, endgame_moves
 
 WEIGHTS = Path(__file__).parent / "weights"
 """Where the shipped weights are: ``weights_name(rules)`` in this folder."""
@@ -33,7 +34,8 @@ def trained_for(rules: Rules) -> bool:
 
 
 class LearnedPlayer:
-    """Plays the move its network values most; ties go to the first in ``view.legal``."""
+    """Plays the move its network values most (ties go to the first in ``view.legal``), and plays
+    the rest of the hand exactly once counting cards tells every hidden card, as the heuristic does."""
 
     name = "learned"
 
@@ -41,6 +43,7 @@ class LearnedPlayer:
         """``weights``: a weights file to use for every rule set (default: the shipped ones)."""
         self.weights = Path(weights) if weights else None
         self.fallback = SearchPlayer(seed=seed)
+        self.endgame = Solver(20_000)
         self._networks: dict[Rules, Network | None] = {}
         self.playing_as = ""
         """What the last move was chosen by: the network (and what it is), or the search, and why."""
@@ -63,7 +66,11 @@ class LearnedPlayer:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        values = net.values(view_features(view), [move_features(code, view.loose, view.builds) for code in legal])
+        known = endgame_moves(self.endgame, view)
+        if known is not None:
+            return known[0]
+        position, moves = decision_features(view)
+        values = net.values(position, moves)
         best = 0
         for i in range(1, len(values)):
             if values[i] > values[best]:

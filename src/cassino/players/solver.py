@@ -148,3 +148,17 @@ class Solver:
                 break
         store(self._table, key, best, a0, b0)
         return best
+
+
+def endgame_moves(solver: Solver, view: View) -> list[MoveCode] | None:
+    """The best moves of the rest of the hand, solved exactly, when counting cards tells every
+    hidden card (``cards_known``) and the solver's budget suffices; None otherwise. In the order of
+    the solver's list: a player breaks the tie as it likes."""
+    if len(view.legal) < 2 or not cards_known(view):
+        return None
+    try:
+        _, scored = solver.solve(world_of(view), view.rules.side_of(view.seat))
+    except SolverBudgetExceeded:
+        return None
+    best = max(v for _, v in scored)
+    return [c for c, v in scored if v == best]
