@@ -31,8 +31,9 @@ from ..game import shuffled_deck
 from ..moves import MoveCode
 from ..players.base import Player, make_player
 from ..players.features import MOVE_INPUTS, POSITION_INPUTS, Features, decision_features
+from ..players.learned import settled_move
 from ..players.network import Network
-from ..players.solver import Solver, endgame_moves
+from ..players.solver import Solver
 from ..rules import Rules, make_rules
 from ..scoring import HandScore
 from ..state import State
@@ -96,11 +97,9 @@ class ModelPlayer:
         """As the learned player: the exact endgame once every card is known, else the model's best
         (a random move with probability ``epsilon``)."""
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        known = endgame_moves(self.endgame, view)
-        if known is not None:
-            return known[0]
+        settled = settled_move(self.endgame, view)
+        if settled is not None:
+            return settled
         if self.epsilon and self.rng.random() < self.epsilon:
             return self.rng.choice(legal)
         with torch.no_grad():

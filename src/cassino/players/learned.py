@@ -33,6 +33,15 @@ def trained_for(rules: Rules) -> bool:
     )
 
 
+def settled_move(endgame: Solver, view: View) -> MoveCode | None:
+    """The move that needs no network: the only legal one, or the exact endgame's first best once
+    every card is known (``solver.endgame_moves``); None when the network must choose."""
+    if len(view.legal) == 1:
+        return view.legal[0]
+    known = endgame_moves(endgame, view)
+    return known[0] if known is not None else None
+
+
 class LearnedPlayer:
     """Plays the move its network values most (ties go to the first in ``view.legal``), and plays
     the rest of the hand exactly once counting cards tells every hidden card, as the heuristic does."""
@@ -64,11 +73,9 @@ class LearnedPlayer:
             return self.fallback.choose(view)
         self.playing_as = f"network: {net.about}" if net.about else "network"
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        known = endgame_moves(self.endgame, view)
-        if known is not None:
-            return known[0]
+        settled = settled_move(self.endgame, view)
+        if settled is not None:
+            return settled
         position, moves = decision_features(view)
         values = net.values(position, moves)
         best = 0

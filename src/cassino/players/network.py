@@ -29,6 +29,20 @@ ARRAY_NAMES: Final[tuple[str, ...]] = ("position", "move", "bias1", "layer2", "b
 """The arrays of a network, in the order a weights file holds them."""
 
 
+def _add_rows(acc: list[float], rows: list[float], features: Features, h: int) -> None:
+    """Add to ``acc`` the first layer's rows (of ``h`` numbers each) of the inputs of ``features``:
+    each active input's row, and each dense input's row times its value."""
+    for i in features.active:
+        base = i * h
+        for j in range(h):
+            acc[j] += rows[base + j]
+    for k, v in enumerate(features.dense):
+        if v:
+            base = (features.dense_at + k) * h
+            for j in range(h):
+                acc[j] += v * rows[base + j]
+
+
 @dataclass(frozen=True)
 class Network:
     """Weights as flat float lists, row-major: ``position`` is ``POSITION_INPUTS`` rows of
@@ -86,34 +100,15 @@ class Network:
     # ------------------------------------------------------------------------- reading
     def accumulate(self, position: Features) -> list[float]:
         """The first layer's position part: its bias plus the rows of the position's inputs."""
-        h = self.hidden
         acc = list(self.bias1)
-        rows = self.position
-        for i in position.active:
-            base = i * h
-            for j in range(h):
-                acc[j] += rows[base + j]
-        for k, v in enumerate(position.dense):
-            if v:
-                base = (position.dense_at + k) * h
-                for j in range(h):
-                    acc[j] += v * rows[base + j]
+        _add_rows(acc, self.position, position, self.hidden)
         return acc
 
     def move_value(self, acc: list[float], move: Features) -> float:
         """The value of one move, from the position's accumulator (``accumulate``)."""
         h, h2 = self.hidden, self.hidden2
         first = list(acc)
-        rows = self.move
-        for i in move.active:
-            base = i * h
-            for j in range(h):
-                first[j] += rows[base + j]
-        for k, v in enumerate(move.dense):
-            if v:
-                base = (move.dense_at + k) * h
-                for j in range(h):
-                    first[j] += v * rows[base + j]
+        _add_rows(first, self.move, move, h)
         second = list(self.bias2)
         layer2 = self.layer2
         for j in range(h):
