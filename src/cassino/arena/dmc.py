@@ -96,15 +96,21 @@ class ModelPlayer:
     def choose(self, view: View) -> MoveCode:
         """As the learned player: the exact endgame once every card is known, else the model's best
         (a random move with probability ``epsilon``)."""
+        return self.pick(view)[0]
+
+    def pick(self, view: View) -> tuple[MoveCode, npt.NDArray[np.float32] | None]:
+        """``choose``'s move, and the decision's inputs when the model read them (else None), so
+        that self-play records them without making them again."""
         legal = view.legal
         settled = settled_move(self.endgame, view)
         if settled is not None:
-            return settled
+            return settled, None
         if self.epsilon and self.rng.random() < self.epsilon:
-            return self.rng.choice(legal)
+            return self.rng.choice(legal), None
+        rows = decision(view)
         with torch.no_grad():
-            values = self.model(torch.from_numpy(decision(view)))
-        return legal[int(torch.argmax(values))]
+            values = self.model(torch.from_numpy(rows))
+        return legal[int(torch.argmax(values))], rows
 
 
 @dataclass
@@ -114,13 +120,17 @@ class Replay:
     size: int
     rows: list[npt.NDArray[np.float32]] = field(default_factory=list)
     labels: list[float] = field(default_factory=list)
+    next: int = 0
+    """Once full, where the next sample replaces the oldest (a ring: no list is shifted)."""
 
     def add(self, row: npt.NDArray[np.float32], label: float) -> None:
-        self.rows.append(row)
-        self.labels.append(label)
-        if len(self.rows) > self.size:
-            del self.rows[: len(self.rows) - self.size]
-            del self.labels[: len(self.labels) - self.size]
+        if len(self.rows) < self.size:
+            self.rows.append(row)
+            self.labels.append(label)
+            return
+        self.rows[self.next] = row
+        self.labels[self.next] = label
+        self.next = (self.next + 1) % self.size
 
 
 def self_play_hand(rules: Rules, player: ModelPlayer, rng: random.Random, dealer: int, replay: Replay) -> None:
@@ -130,9 +140,10 @@ def self_play_hand(rules: Rules, player: ModelPlayer, rng: random.Random, dealer
     while not state.hand_over:
         seat = state.to_move
         view = view_of(state, seat, ())
-        code = player.choose(view)
+        code, rows = player.pick(view)
         if len(view.legal) > 1:  # a forced move teaches nothing
-            rows = decision(view)
+            if rows is None:
+                rows = decision(view)
             taken.append((seat, rows[view.legal.index(code)]))
         state.push(code)
     result = state.result

@@ -36,11 +36,13 @@ PLAYER_WEIGHTS: Final = (0.6, 0.9, 0.3, 0.25)
 """The heuristic player's weights of risk, keep, follow and trail (what search models others by)."""
 
 
-def move_terms(view: View, keep_weight: float = 0.9, trail_weight: float = 0.25) -> list[tuple[float, float, float]]:
+def move_terms(
+    view: View, keep_weight: float = 0.9, trail_weight: float = 0.25, follow: bool = True
+) -> list[tuple[float, float, float]]:
     """Every legal move's three terms, in the order of ``view.legal``: what it takes or a build it
     makes is likely to bring (``gain``), what it leaves the next player to take (``risk``), and
     what its own next card could take (``follow``). ``rate_moves`` weighs them; the learned player
-    reads them as inputs."""
+    reads them as inputs. Without ``follow`` that term is 0, not worked out."""
     rules = view.rules
     worth = card_worth(rules)
     seat = view.seat
@@ -74,8 +76,8 @@ def move_terms(view: View, keep_weight: float = 0.9, trail_weight: float = 0.25)
         else:
             gain = -trail_weight * worth[code_card(code)]
         risk = exposure(rules, worth, loose, builds, unseen, opp_hand, sure) if opp_hand else 0.0
-        follow = best_own_capture(rules, worth, loose, builds, view.hand & ~card_bit)
-        out.append((gain, risk, follow))
+        next_take = best_own_capture(rules, worth, loose, builds, view.hand & ~card_bit) if follow else 0.0
+        out.append((gain, risk, next_take))
     return out
 
 
@@ -87,7 +89,7 @@ def rate_moves(
     trail_weight: float = 0.25,
 ) -> list[tuple[float, MoveCode]]:
     """Every legal move with its rating (higher is better), in the order of ``view.legal``."""
-    terms = move_terms(view, keep_weight, trail_weight)
+    terms = move_terms(view, keep_weight, trail_weight, follow_weight != 0)
     return [
         (gain - risk_weight * risk + follow_weight * follow, code)
         for (gain, risk, follow), code in zip(terms, view.legal, strict=True)
