@@ -90,7 +90,7 @@ def _raise_family(
     head: MoveCode,
     vc: int,
     value: int,
-    answers: Answers,
+    answers: Answers | None,
     table: CardMask,
     whole: tuple[CardMask, ...],
     must: CardMask,
@@ -214,7 +214,7 @@ def _generate(state: State, cards: CardMask, sink: Sink) -> None:
     capture_values_by_value = CAPTURE_VALUES[1 if state.ace_high else 0]
     # Every card_sets answer for this table, made as asked: kept across positions in a search, for
     # this position only in a game played forward (whose tables seldom come again).
-    answers = table_sets(table) if state.backtracked else {}
+    answers = table_sets(table) if state.backtracked else None
     sets: CardSets
 
     m = hand & cards

@@ -306,7 +306,13 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
     ``splittable`` accepts, as card masks, the empty set first when it qualifies.
 
     Answers are made from the plans of the cards' value vector (cached); large ones lazily. The
-    generator keeps the small ones of each table (``table_sets``)."""
+    generator keeps the small ones of each table (``table_sets``).
+
+    A card worth the value itself is a group of its own, whatever else is taken: so the plans are
+    asked of the lower cards only, and each is taken with every count of those cards (all of them
+    when ``maximal``). Since that count is the vector's highest field, going through it outermost
+    gives the plans of the whole vector in their ascending order; the cache then holds far fewer
+    keys, which random play's ever-new tables would otherwise spread over some 250,000 entries."""
     if extra > value:
         return ()
     vector = vector_of(loose)
@@ -317,21 +323,29 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
         return (0,) if extra == 0 or extra == value else ()
     if 0 < extra < value and total(vector) < value - extra:
         return ()
-    plans = _plans(vector, value, extra, maximal)
-    if len(plans) > 16:  # more than 8 vectors
-        vectors = plans[::2]
+    shift = FIELD_BITS * (value - 1)
+    top = vector >> shift & FIELD_MASK  # the cards worth the value
+    plans = _plans(vector & ((1 << shift) - 1), value, extra, maximal)
+    first = top if maximal else 0
+    tops = top - first + 1  # how many counts of them each plan comes with
+    if len(plans) * tops > 16:  # more than 8 vectors
+        vectors = tuple(plans[i] + (k << shift) for k in range(first, top + 1) for i in range(0, len(plans), 2))
         size = sum(_expansion_size(loose, vec) for vec in vectors)
         if size > _CACHE_BIG:
             return LazyCardSets(loose, vectors, size)
+    top_field = FIELD_MASK << shift
     out: list[CardMask] = []
-    for i in range(0, len(plans), 2):
-        vec = plans[i]
-        whole = loose & plans[i + 1]
-        if vector_of(whole) == vec:
-            # Every card of each value used: one set (the usual case).
-            out.append(whole)
-        else:
-            out.extend(_expand(loose, vec))
+    for k in range(first, top + 1):
+        add = k << shift
+        cover = top_field if k else 0
+        for i in range(0, len(plans), 2):
+            vec = plans[i] + add
+            whole = loose & (plans[i + 1] | cover)
+            if vector_of(whole) == vec:
+                # Every card of each value used: one set (the usual case).
+                out.append(whole)
+            else:
+                out.extend(_expand(loose, vec))
     return tuple(out)
 
 
@@ -341,10 +355,13 @@ int of the value and the extra: a plain dict of tuples of ints, which the garbag
 walking once it has seen it (an object of a class of ours it would walk every time)."""
 
 
-def table_answer(answers: Answers, table: CardMask, value: int, extra: int, maximal: bool) -> CardSets:
+def table_answer(answers: Answers | None, table: CardMask, value: int, extra: int, maximal: bool) -> CardSets:
     """``card_sets(table & UP_TO[value], value, extra, maximal)`` for the table ``answers`` belongs
     to (``table_sets``), made once: the generator asks up to some twenty of them a position. Answers
-    larger than ``_CACHE_BIG`` sets are made again each time."""
+    larger than ``_CACHE_BIG`` sets are made again each time, and every answer when there is no
+    ``answers`` (a game played forward, whose position seldom asks one twice)."""
+    if answers is None:
+        return card_sets(table & UP_TO[value], value, extra, maximal)
     # extra is at most 13 (a king) and only a capture, whose extra is 0, is ever maximal.
     key = value << 4 | (15 if maximal else extra)
     found = answers.get(key)
