@@ -132,6 +132,22 @@ def import_ray() -> Any:
         raise RuntimeError("--executor ray needs Ray: pip install 'cassino[arena]'") from None
 
 
+def start_ray(ray: Any, workers: int | None, address: str | None) -> bool:
+    """Join the cluster at ``address``, or start a local Ray of ``workers`` CPUs (all by default),
+    unless Ray already runs in this process; whether it was started here (to be shut down)."""
+    if ray.is_initialized():
+        return False
+    quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+    if address:
+        # Ship this very package to the cluster, so its workers play with the driver's code.
+        import cassino
+
+        ray.init(address=address, runtime_env={"py_modules": [cassino]}, **quiet)
+    else:
+        ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, **quiet)
+    return True
+
+
 class RayExecutor(_Closing):
     """Ray tasks: on a cluster joined with ``address``, or on a local Ray started here (and stopped by
     ``close``). A Ray already initialised in this process is used as it is and left running."""
@@ -141,17 +157,7 @@ class RayExecutor(_Closing):
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
         ray = import_ray()
         self._ray = ray
-        self._started = False
-        if not ray.is_initialized():
-            quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
-            if address:
-                # Ship this very package to the cluster, so its workers play with the driver's code.
-                import cassino
-
-                ray.init(address=address, runtime_env={"py_modules": [cassino]}, **quiet)
-            else:
-                ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, **quiet)
-            self._started = True
+        self._started = start_ray(ray, workers, address)
         self.workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote = ray.remote(play_chunk)
 

@@ -48,9 +48,11 @@ class LearnedPlayer:
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, weights: str = "") -> None:
-        """``weights``: a weights file to use for every rule set (default: the shipped ones)."""
+    def __init__(self, seed: int | None = None, weights: str = "", network: Network | None = None) -> None:
+        """``weights``: a weights file to use for every rule set (default: the shipped ones);
+        ``network``: a network to use for every rule set, already read (training's actors)."""
         self.weights = Path(weights) if weights else None
+        self.network = network
         self.fallback = SearchPlayer(seed=seed)
         self.endgame = Solver(20_000)
         self._networks: dict[Rules, Network | None] = {}
@@ -59,6 +61,8 @@ class LearnedPlayer:
 
     def network_for(self, rules: Rules) -> Network | None:
         """The network for ``rules``, read once; None when there is none for them."""
+        if self.network is not None:
+            return self.network
         if rules not in self._networks:
             path = self.weights or WEIGHTS / weights_name(rules)
             usable = path.is_file() and (self.weights is not None or trained_for(rules))

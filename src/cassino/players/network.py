@@ -131,21 +131,29 @@ class Network:
 
     # ------------------------------------------------------------------------- files
     def save(self, path: Path) -> None:
-        """Write the weights file: a JSON header line, then the arrays as little-endian float32."""
+        """Write the weights file (``to_bytes``)."""
+        path.write_bytes(self.to_bytes())
+
+    def to_bytes(self) -> bytes:
+        """The weights file's bytes: a JSON header line, then the arrays as little-endian float32."""
         header = {"format": FORMAT, "hidden": self.hidden, "hidden2": self.hidden2, "about": self.about}
         header["inputs"] = [POSITION_INPUTS, MOVE_INPUTS]
-        with path.open("wb") as out:
-            out.write(json.dumps(header).encode() + b"\n")
-            for name in ARRAY_NAMES:
-                values = array("f", getattr(self, name))
-                if sys.byteorder != "little":
-                    values.byteswap()
-                out.write(values.tobytes())
+        parts = [json.dumps(header).encode() + b"\n"]
+        for name in ARRAY_NAMES:
+            values = array("f", getattr(self, name))
+            if sys.byteorder != "little":
+                values.byteswap()
+            parts.append(values.tobytes())
+        return b"".join(parts)
 
     @classmethod
     def load(cls, path: Path) -> Network:
         """Read a weights file written by ``save`` (or by the training library in its format)."""
-        data = path.read_bytes()
+        return cls.from_bytes(path.read_bytes(), str(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: str = "weights") -> Network:
+        """A network from a weights file's bytes; ``path`` names them in errors."""
         line, _, body = data.partition(b"\n")
         try:
             header = json.loads(line)
