@@ -3,6 +3,7 @@ exact endgame solver, and the time the default ``search`` takes per move in play
 heuristic (mean, 99th percentile and slowest), all on one core.
 
     python benchmarks/search.py [--seconds 10] [--hands 20]
+    python benchmarks/search.py --play learned:weights=run/network.bin --hands 100   # one player's times in play
 """
 
 from __future__ import annotations
@@ -52,13 +53,14 @@ def bench_search(preset: str, seconds: float, depth: int) -> tuple[float, float]
     return worlds / elapsed, elapsed / moves
 
 
-def bench_play(preset: str, players: int, hands: int) -> tuple[float, float, float, int]:
-    """Seconds per move of the default search in seat 0 against heuristic players: mean, 99th
-    percentile and slowest, and the number of moves timed (moves with one legal choice included)."""
+def bench_play(preset: str, players: int, hands: int, spec: str = "search") -> tuple[float, float, float, int]:
+    """Seconds per move of the player ``spec`` (the default search) in seat 0 against heuristic
+    players: mean, 99th percentile and slowest, and the number of moves timed (moves with one
+    legal choice included)."""
     rules = make_rules(preset, players=players, partnerships=players == 4)
     times: list[float] = []
     for deal in range(hands):
-        search = make_player("search", seed=deal)
+        search = make_player(spec, seed=deal)
         others = [make_player("heuristic", seed=deal * 7 + s) for s in range(1, players)]
         seats = [search, *others]
         state = State.new_hand(rules, shuffled_deck(random.Random(deal)), deal % players, (0,) * rules.sides)
@@ -98,7 +100,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--hands", type=int, default=20, help="hands played for the per-move times")
+    parser.add_argument("--play", metavar="SPEC", help="time this player in play only (classic, 2 players)")
     args = parser.parse_args()
+    if args.play:
+        mean, p99, slowest, moves = bench_play("classic", 2, args.hands, args.play)
+        print(
+            f"{args.play} in play: {mean * 1000:.2f} ms a move on average, 99% under {p99 * 1000:.2f} ms, "
+            f"slowest {slowest * 1000:.2f} ms ({moves} moves)"
+        )
+        return
     for preset in ("classic", "royal"):
         for depth in (4, 6):
             rate, per_move = bench_search(preset, args.seconds, depth)

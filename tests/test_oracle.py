@@ -90,3 +90,12 @@ def test_a_run_checkpoints_and_resumes(tmp_path: Path) -> None:
     # The window holds one sample: the older round's labels are deleted once a newer one fills it.
     assert not (tmp_path / "labels-0.npz").exists() and (tmp_path / "labels-1.npz").is_file()
     assert [p["round"] for p in json.loads((tmp_path / "curve.json").read_text())] == [1, 2]
+
+
+def test_the_curve_is_drawn(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from cassino.arena.oracle import plot_curve
+
+    curve = [{"hands": 8000.0, "vs_heuristic": 0.2, "vs_heuristic_se": 0.1}, {"hands": 16000.0, "vs_heuristic": 0.4}]
+    plot_curve(curve, tmp_path / "curve.png", "classic")
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
