@@ -45,6 +45,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
 
 
 @pytest.fixture
+def one_torch_thread() -> None:
+    """PyTorch on one thread, for the same numbers on every machine (the training tests, which
+    skip themselves without the train extra)."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
+@pytest.fixture
 def client(tmp_path: Path) -> Iterator[Any]:
     """A test client of the web app on a fresh SQLite database, computer players moving at once.
     (The web extra is imported here, not at the top, so the engine's tests need none of it.)"""

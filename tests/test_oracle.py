@@ -23,10 +23,7 @@ from cassino.players.learned import LearnedPlayer
 from cassino.players.network import Network
 from cassino.rules import Rules
 
-
-@pytest.fixture(autouse=True)
-def one_thread() -> None:
-    torch.set_num_threads(1)  # the same numbers on every machine
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def test_labels_are_reproducible_and_bounded() -> None:

@@ -22,10 +22,7 @@ from cassino.rules import Rules
 from cassino.state import State
 from cassino.view import view_of
 
-
-@pytest.fixture(autouse=True)
-def one_thread() -> None:
-    torch.set_num_threads(1)  # the same numbers on every machine
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def test_a_short_run_learns() -> None:

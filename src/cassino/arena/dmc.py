@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -225,16 +226,23 @@ def export(model: ValueModel, about: str = "") -> Network:
 
 def points_against(rules: Rules, player: Player, opponent: Player, deals: int, seed: int) -> float:
     """``player``'s points a hand less ``opponent``'s, over mirrored deals (2 players)."""
+    return margin_against(rules, player, opponent, deals, seed)[0]
+
+
+def margin_against(rules: Rules, player: Player, opponent: Player, deals: int, seed: int) -> tuple[float, float]:
+    """``player``'s points a hand less ``opponent``'s over mirrored deals (2 players), and its
+    standard error over the deals (each deal's two seatings together)."""
     batch = play_hands(rules, [player, opponent], deals, seed, mirror=True)
-    ours = [p[0] - p[1] for p in batch.points]
-    return sum(ours) / len(ours)
+    diffs = [p[0] - p[1] for p in batch.points]
+    pairs = [(diffs[i] + diffs[i + 1]) / 2 for i in range(0, len(diffs) - 1, 2)]
+    mean = sum(pairs) / len(pairs)
+    return mean, (sum((d - mean) ** 2 for d in pairs) / len(pairs) / len(pairs)) ** 0.5
 
 
 # ----------------------------------------------------------------------------- a training run
 def save_checkpoint(trainer: Trainer, folder: Path, curve: list[dict[str, float]]) -> None:
     """The run so far in ``folder``: the model and optimizer (``checkpoint.pt``, replaced whole),
     its training curve (``curve.json``) and the players' weights file (``network.bin``)."""
-    folder.mkdir(parents=True, exist_ok=True)
     state = {
         "model": trainer.model.state_dict(),
         "optimizer": trainer.optimizer.state_dict(),
@@ -242,11 +250,37 @@ def save_checkpoint(trainer: Trainer, folder: Path, curve: list[dict[str, float]
         "rng": trainer.rng.getstate(),
         "actor_rng": trainer.actor.rng.getstate(),
     }
+    network = trainer.export(f"{trainer.rules.describe()}, {trainer.hands_played} self-play hands")
+    save_run(folder, state, curve, network)
+
+
+def save_run(folder: Path, state: dict[str, Any], curve: list[dict[str, float]], network: Network) -> None:
+    """A training run's files in ``folder``: the learner's ``state`` (``checkpoint.pt``, replaced
+    whole, so a run stopped while writing keeps the last one), ``curve.json`` and ``network.bin``."""
+    folder.mkdir(parents=True, exist_ok=True)
     partial = folder / "checkpoint.pt.partial"
     torch.save(state, partial)
     partial.replace(folder / "checkpoint.pt")
     (folder / "curve.json").write_text(json.dumps(curve, indent=1) + "\n")
-    trainer.export(f"{trainer.rules.describe()}, {trainer.hands_played} self-play hands").save(folder / "network.bin")
+    network.save(folder / "network.bin")
+
+
+def run_parser(prog: str, description: str | None, folder: str) -> argparse.ArgumentParser:
+    """The arguments every training command takes: the run's folder (``folder`` says what it
+    holds), the rules it trains for, its time and its seed."""
+    p = argparse.ArgumentParser(prog=prog, description=description)
+    p.add_argument("folder", type=Path, help=f"the run's folder: {folder}")
+    p.add_argument("--preset", default="classic")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--partnerships", action="store_true")
+    p.add_argument("--hours", type=float, default=8.0, help="training time of this call (a run resumes)")
+    p.add_argument("--seed", type=int, default=1)
+    return p
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The rules ``run_parser``'s arguments name."""
+    return make_rules(args.preset, players=args.players, partnerships=args.partnerships)
 
 
 def load_checkpoint(trainer: Trainer, folder: Path) -> list[dict[str, float]]:
@@ -298,18 +332,12 @@ def train(
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m cassino.arena.dmc``: train (or go on training) a learned player."""
-    p = argparse.ArgumentParser(prog="python -m cassino.arena.dmc", description=main.__doc__)
-    p.add_argument("folder", type=Path, help="the run's folder: checkpoints, curve and network.bin")
-    p.add_argument("--preset", default="classic")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--partnerships", action="store_true")
-    p.add_argument("--hours", type=float, default=8.0, help="training time of this call (a run resumes)")
-    p.add_argument("--seed", type=int, default=1)
+    p = run_parser("python -m cassino.arena.dmc", main.__doc__, "checkpoints, curve and network.bin")
     p.add_argument("--every", type=int, default=2000, help="hands between measurements and checkpoints")
     p.add_argument("--deals", type=int, default=200, help="mirrored deals of each measurement")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
-    rules = make_rules(args.preset, players=args.players, partnerships=args.partnerships)
+    rules = rules_of(args)
     train(rules, args.folder, args.hours, args.seed, args.every, args.deals)
     return 0
 

@@ -21,7 +21,6 @@ This module needs the ``train`` extra (PyTorch, CPU), as ``dmc`` does.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -48,9 +47,8 @@ from ..players.solver import Solver
 from ..rules import Rules, make_rules
 from ..state import State
 from ..view import view_of
-from .dmc import INPUTS, ValueModel, decision, export
+from .dmc import INPUTS, ValueModel, decision, export, margin_against, rules_of, run_parser, save_run
 from .executors import import_ray, start_ray
-from .selfplay import play_hands
 
 LABEL_CLIP = 20.0
 """The largest label, in points a hand either way: one decided endgame must not swamp the rest."""
@@ -184,16 +182,6 @@ class Learner:
         return export(self.model, about)
 
 
-def margin_against(rules: Rules, player: Player, opponent: Player, deals: int, seed: int) -> tuple[float, float]:
-    """``player``'s points a hand less ``opponent``'s over mirrored deals (2 players), and its
-    standard error over the deals (each deal's two seatings together)."""
-    batch = play_hands(rules, [player, opponent], deals, seed, mirror=True)
-    diffs = [p[0] - p[1] for p in batch.points]
-    pairs = [(diffs[i] + diffs[i + 1]) / 2 for i in range(0, len(diffs) - 1, 2)]
-    mean = sum(pairs) / len(pairs)
-    return mean, (sum((d - mean) ** 2 for d in pairs) / len(pairs) / len(pairs)) ** 0.5
-
-
 # ----------------------------------------------------------------------------- a training run
 @dataclass
 class Run:
@@ -303,11 +291,7 @@ class Run:
             "optimizer": self.learner.optimizer.state_dict(),
             "rounds": self.rounds,
         }
-        partial = self.folder / "checkpoint.pt.partial"
-        torch.save(state, partial)
-        partial.replace(self.folder / "checkpoint.pt")
-        (self.folder / "curve.json").write_text(json.dumps(self.curve, indent=1) + "\n")
-        network.save(self.folder / "network.bin")
+        save_run(self.folder, state, self.curve, network)
 
     def train(self, hours: float, log: Callable[[str], None] = print) -> list[dict[str, float]]:
         """Rounds for ``hours`` (one at least); the curve. A Ray started here serves every round."""
@@ -350,13 +334,7 @@ def plot_curve(curve: list[dict[str, float]], path: Path, title: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m cassino.arena.oracle``: train (or go on training) a learned player."""
-    p = argparse.ArgumentParser(prog="python -m cassino.arena.oracle", description=main.__doc__)
-    p.add_argument("folder", type=Path, help="the run's folder: labels, checkpoint, curve and network.bin")
-    p.add_argument("--preset", default="classic")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--partnerships", action="store_true")
-    p.add_argument("--hours", type=float, default=8.0, help="training time of this call (a run resumes)")
-    p.add_argument("--seed", type=int, default=1)
+    p = run_parser("python -m cassino.arena.oracle", main.__doc__, "labels, checkpoint, curve and network.bin")
     p.add_argument("--hands", type=int, default=8000, help="hands labelled a round")
     p.add_argument("--epochs", type=int, default=3, help="passes over the window after each round")
     p.add_argument("--window", type=int, default=2_000_000, help="samples the learner fits at once")
@@ -367,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plot", type=Path, metavar="PNG", help="draw the run's curve to this file and stop")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
-    rules = make_rules(args.preset, players=args.players, partnerships=args.partnerships)
+    rules = rules_of(args)
     if args.plot:
         curve = json.loads((args.folder / "curve.json").read_text())
         plot_curve(curve, args.plot, f"{rules.describe()}: learning from the all-seeing search")
