@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from cassino.game import shuffled_deck
+from cassino.cards import shuffled_deck
 from cassino.players.base import decide, make_player
 from cassino.players.evaluate import deal_moves
 from cassino.players.worlds import WorldSampler, sample_world

@@ -12,7 +12,8 @@ import argparse
 import random
 import time
 
-from cassino.game import Game, shuffled_deck
+from cassino.cards import shuffled_deck
+from cassino.game import Game
 from cassino.players.base import decide, make_player
 from cassino.players.search import SearchPlayer
 from cassino.players.solver import Solver

@@ -20,7 +20,7 @@ from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
-from cassino.game import shuffled_deck
+from cassino.cards import shuffled_deck
 from cassino.players.base import decide, make_player
 from cassino.rules import make_rules
 from cassino.state import State

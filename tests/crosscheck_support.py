@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cassino import RulesError, State, make_rules
-from cassino.game import shuffled_deck
+from cassino.cards import shuffled_deck
 from cassino.rules import Rules
 
 PRESET_NAMES: tuple[str, ...] = ("classic", "royal", "spade", "draw")

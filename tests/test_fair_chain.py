@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cassino.cards import card_name
+from cassino.cards import card_name, shuffled_deck
 from cassino.cli import main
-from cassino.game import Game, shuffled_deck
+from cassino.game import Game
 from cassino.moves import format_code
 from cassino.record import record_of_game, write_record
 from cassino.rules import make_rules

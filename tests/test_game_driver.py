@@ -13,7 +13,7 @@ import random
 import pytest
 
 from cassino import Game, IllegalMoveError, MoveError, Rules, State, make_rules
-from cassino.game import shuffled_deck
+from cassino.cards import shuffled_deck
 from cassino.moves import Move, format_code
 from cassino.notation import position_from_json, position_to_json
 

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from cassino.arena import Batch, play_hands
+from cassino.cards import shuffled_deck
 from cassino.errors import IllegalMoveError
-from cassino.game import shuffled_deck
 from cassino.players.base import make_player
 from cassino.rules import Rules, make_rules
 from cassino.state import State

@@ -15,6 +15,7 @@ imports this module; ``notation`` re-exports them.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Iterable
 from typing import Any, Final, TypeAlias
 
@@ -65,6 +66,28 @@ def suit(card: Card) -> int:
 def is_full_deck(cards: Iterable[Card]) -> bool:
     """True when ``cards`` holds each of the 52 cards exactly once: a deck to deal, in any order."""
     return sorted(cards) == list(range(DECK_SIZE))
+
+
+def shuffled_deck(rng: random.Random) -> list[Card]:
+    """A freshly shuffled 52-card deck, top card first: the deck in order shuffled by
+    ``rng.shuffle``, step for step (the same deck for the same seed).
+
+    For a plain ``random.Random`` the shuffle's own loop runs here (Fisher-Yates, each index drawn
+    from ``getrandbits`` and redrawn while out of range, exactly as ``Random._randbelow`` does), so
+    that the compiled engine deals without running the interpreter: ``rng.shuffle`` is Python code
+    that took longer than a random hand's moves of the compiled engine. Any other generator (the web's
+    ``SystemRandom``) shuffles by its own ``shuffle``."""
+    deck = list(range(DECK_SIZE))
+    if type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return deck
+    for i in range(DECK_SIZE - 1, 0, -1):
+        bits = (i + 1).bit_length()
+        j = rng.getrandbits(bits)
+        while j > i:
+            j = rng.getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 def make_card(rank_index: int, suit_index: int) -> Card:

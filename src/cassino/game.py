@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
-from .cards import DECK_SIZE, Card
+from .cards import Card, shuffled_deck
 from .moves import Move, MoveCode
 from .rules import Rules
 from .scoring import HandScore
@@ -14,13 +14,6 @@ from .state import MoveLike, State
 
 DeckSource: TypeAlias = Callable[[], Sequence[Card]]
 """Where a game's decks come from once the given ones are dealt: called once per new hand."""
-
-
-def shuffled_deck(rng: random.Random) -> list[Card]:
-    """A freshly shuffled 52-card deck, top card first."""
-    deck = list(range(DECK_SIZE))
-    rng.shuffle(deck)
-    return deck
 
 
 class Game:

@@ -35,6 +35,7 @@ COMPILED_MODULES = (
     "state",
     "view",
     "perft",
+    "playout",
     "players.evaluate",
     "players.heuristic",
     "players.worlds",

@@ -28,7 +28,7 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-from ..game import shuffled_deck
+from ..cards import shuffled_deck
 from ..moves import MoveCode
 from ..players.base import Player, make_player
 from ..players.features import MOVE_INPUTS, POSITION_INPUTS, Features, decision_features

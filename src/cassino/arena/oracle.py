@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from ..game import shuffled_deck
+from ..cards import shuffled_deck
 from ..players.base import Player, choose_code, make_player
 from ..players.heuristic import rate_moves
 from ..players.learned import LearnedPlayer, settled_move

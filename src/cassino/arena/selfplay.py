@@ -17,8 +17,8 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..cards import shuffled_deck
 from ..errors import IllegalMoveError
-from ..game import shuffled_deck
 from ..moves import format_code
 from ..players.base import Player, decide
 from ..rules import Rules

@@ -34,8 +34,7 @@ import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TypeGuard
 
-from ..cards import DECK_SIZE, Card, CardError, card_name, is_full_deck, parse_card
-from ..game import shuffled_deck
+from ..cards import DECK_SIZE, Card, CardError, card_name, is_full_deck, parse_card, shuffled_deck
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
 
