@@ -1,8 +1,8 @@
 """Engine speed, measured in one run: perft nodes per second on the golden positions, random
 2-player classic hands per second on one core (played by the engine's own loop,
-``playout.random_hands``, and by a loop in this file over ``legal_codes`` and ``push``), one checked play on a table of 26 small cards (about
-50 million legal moves: time and peak memory), and python-chess's perft from its starting position
-side by side, with the ratio.
+``playout.random_hands``, and by a loop in this file over ``legal_codes`` and ``push``), one
+checked play on a table of 26 small cards (about 50 million legal moves: time and peak memory),
+and python-chess's perft from its starting position side by side, with the ratio.
 
     python benchmarks/engine.py            # needs the bench extra for the comparison: pip install -e '.[bench]'
     python benchmarks/engine.py --seconds 10 --json benchmarks/results/engine.json

@@ -74,9 +74,9 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
 
     For a plain ``random.Random`` the shuffle's own loop runs here (Fisher-Yates, each index drawn
     from ``getrandbits`` and redrawn while out of range, exactly as ``Random._randbelow`` does), so
-    that the compiled engine deals without running the interpreter: ``rng.shuffle`` is Python code
-    that took longer than a random hand's moves of the compiled engine. Any other generator (the web's
-    ``SystemRandom``) shuffles by its own ``shuffle``."""
+    that the compiled engine deals without running the interpreter: ``rng.shuffle`` is Python code,
+    15 µs a deck where this takes 5, and random self-play deals a deck every 200 µs or so. Any other
+    generator (the web's ``SystemRandom``) shuffles by its own ``shuffle``."""
     deck = list(range(DECK_SIZE))
     if type(rng) is not random.Random:
         rng.shuffle(deck)
