@@ -14,6 +14,7 @@ import pytest
 
 from cassino import Game, IllegalMoveError, MoveError, Rules, State, make_rules
 from cassino.cards import shuffled_deck
+from cassino.game import last_move_index, undo_refusal
 from cassino.moves import Move, format_code
 from cassino.notation import position_from_json, position_to_json
 
@@ -221,3 +222,24 @@ def test_game_play_refuses_bad_lines_and_types() -> None:
     with pytest.raises(TypeError, match="not float"):
         game.play(3.0)  # type: ignore[arg-type]
     assert position_to_json(game.state) == before and game.state.moves_played == 0
+
+
+def test_the_undo_rule() -> None:
+    """``undo_refusal``, the one rule both apps keep: a seat's own move of the deal in play, against
+    computer players only; ``last_move_index`` finds that move."""
+    game = Game(seed=4)
+    state = game.state
+    assert undo_refusal(state, 0, (0,), 0) == "you have made no move in this hand to take back"
+    assert last_move_index(state, 0) is None
+    rng = random.Random(4)
+    game.play(random_move(game, rng))
+    game.play(random_move(game, rng))
+    assert state.movers() == [1, 0] and last_move_index(state, 0) == 1 and last_move_index(state, 1) == 0
+    assert undo_refusal(state, 0, (0,), 0) is None
+    assert undo_refusal(state, 1, (0, 1), 0) == (
+        "moves are taken back only against computer players: seat 0 is another person's"
+    )
+    # had the deal in play begun after these two moves (deal_start 2), they would stand
+    assert undo_refusal(state, 0, (0,), 2) == (
+        "new cards have come from the stock since your last move (they were seen), so it can no longer be taken back"
+    )

@@ -205,7 +205,7 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
         assert reply.strip() == f"not possible: there is no move number {number}; choose 1 to {count}"
     assert replies[8].startswith("not possible: ") and "is not a move" in replies[8]
     assert replies[9].startswith("not possible: ")
-    assert replies[10].strip() == "cannot undo: you have made no move yet"
+    assert replies[10].strip() == "cannot undo: you have made no move in this hand to take back"
     [(_, code)] = session.hand_moves()
     assert replies[11].splitlines() == ["Hand 1, 1 move so far:", f"  Computer: {CARDS.words(code)}"]
     assert replies[12].strip() == "Scores: You 0 - Computer 0"

@@ -435,7 +435,7 @@ def test_undo_takes_back_my_move_and_the_computer_moves_after_it() -> None:
         session = session_of(app)
         await pilot.press("u")
         await pilot.pause()
-        assert message(app) == "Cannot undo: you have made no move yet"
+        assert message(app) == "Cannot undo: you have made no move in this hand to take back"
         before = position_to_json(session.state)
         log_before = session.hand_moves()
         code = quick_move(session)

@@ -195,7 +195,7 @@ def test_undo_restores_the_exact_position_before_the_persons_move(client: TestCl
     before = my_turn(client, game, token)  # after the computer player's lead
     assert before["version"] == 1 and before["can_undo"] is False
     r = post(client, game, "undo", token)
-    assert r.status_code == 409 and r.json() == {"error": "seat 0 has made no move in this hand to take back"}
+    assert r.status_code == 409 and r.json() == {"error": "you have made no move in this hand to take back"}
     move = before["legal"][-1]["move"]
     assert post(client, game, "moves", token, {"move": move}).status_code == 200
     after = my_turn(client, game, token)

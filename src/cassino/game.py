@@ -138,3 +138,28 @@ class Game:
     def moves(self) -> list[list[MoveCode]]:
         """The moves of every hand so far, in order."""
         return [h.history() for h in self.hands]
+
+
+def last_move_index(state: State, seat: int) -> int | None:
+    """Where ``seat``'s last move of the hand in play stands in its history, or None before it moved."""
+    movers = state.movers()
+    if seat not in movers:
+        return None
+    return len(movers) - 1 - movers[::-1].index(seat)
+
+
+def undo_refusal(state: State, seat: int, humans: Sequence[int], deal_start: int) -> str | None:
+    """Why ``seat`` may not take back its last move of the hand in play, or None when it may: the
+    one undo rule of every app. A move is taken back only against computer players (another person
+    has seen it), and not once new cards have come from the stock since it (they were seen);
+    ``deal_start`` is how many moves of the hand came before the deal in play. Whether the game or
+    the hand is over is for the app to say first."""
+    others = [s for s in humans if s != seat]
+    if others:
+        return f"moves are taken back only against computer players: seat {others[0]} is another person's"
+    last = last_move_index(state, seat)
+    if last is None:
+        return "you have made no move in this hand to take back"
+    if last < deal_start:
+        return "new cards have come from the stock since your last move (they were seen), so it can no longer be taken back"
+    return None

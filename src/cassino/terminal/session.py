@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..cards import SPADES_MASK, CardMask
 from ..errors import UndoError
-from ..game import Game
+from ..game import Game, last_move_index, undo_refusal
 from ..learn import (
     TUTORIAL_OPPONENT,
     TUTORIAL_RULES,
@@ -248,26 +248,16 @@ class Session:
 
     # ------------------------------------------------------------------ taking back
     def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last move now, or None when it may. The web app's
-        rule: only against computer players, never after the game or the hand is over, and never
-        once new cards have come from the stock since (they were seen)."""
+        """Why ``seat`` may not take back its last move now, or None when it may: the rule every
+        app keeps (``game.undo_refusal``), and never once the game is over."""
         if self.over:
             return "the game is over: no move can be taken back"
-        others = [s for s in self.humans if s != seat]
-        if others:
-            return f"moves are taken back only against computer players: seat {others[0]} is another person's"
-        movers = self.game.state.movers()
-        if seat not in movers:
-            if len(self.game.hands) > 1:
-                return f"hand {len(self.game.hands) - 1} is over: its moves cannot be taken back"
-            return "you have made no move yet"
-        if self._last_move_index(seat) < self.deal_ply:
-            return "new cards have come from the stock since your last move (they were seen), so it stands"
-        return None
+        return undo_refusal(self.game.state, seat, self.humans, self.deal_ply)
 
     def _last_move_index(self, seat: int) -> int:
-        movers = self.game.state.movers()
-        return len(movers) - 1 - movers[::-1].index(seat)
+        last = last_move_index(self.game.state, seat)
+        assert last is not None  # undo_refusal said it moved
+        return last
 
     def undo(self, seat: int) -> list[tuple[int, MoveCode]]:
         """Take back ``seat``'s last move and every computer move after it; returns them as (seat,

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..cards import Card
 from ..errors import ServiceError
-from ..game import Game
+from ..game import Game, last_move_index, undo_refusal
 from ..learn import Assessment, Coach
 from ..moves import MoveCode
 from ..players import Player
@@ -198,25 +198,16 @@ class LiveGame:
         why not otherwise."""
         if self.over:
             raise ServiceError(409, "the game is over: no move can be taken back")
-        others = [s for s in self.humans if s != seat]
-        if others:
-            raise ServiceError(
-                409, f"moves are taken back only against computer players: seat {others[0]} is another person's"
-            )
         if self.counting:
             raise ServiceError(409, f"hand {self.hand_number - 1} is over: its moves cannot be taken back")
-        movers = self.game.state.movers()
-        if seat not in movers:
-            raise ServiceError(409, f"seat {seat} has made no move in this hand to take back")
-        last = len(movers) - 1 - movers[::-1].index(seat)
-        ply = self.ply - len(movers) + last
-        if ply < self.deal_ply:
-            raise ServiceError(
-                409,
-                "new cards have come from the stock since your last move (they were seen), "
-                "so it can no longer be taken back",
-            )
-        return ply
+        state = self.game.state
+        hand_start = self.ply - state.moves_played
+        refusal = undo_refusal(state, seat, self.humans, self.deal_ply - hand_start)
+        if refusal is not None:
+            raise ServiceError(409, refusal)
+        last = last_move_index(state, seat)
+        assert last is not None  # undo_refusal said it moved
+        return hand_start + last
 
     def can_undo(self, seat: int) -> bool:
         """True when ``seat`` may take back its last move now."""
