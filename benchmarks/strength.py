@@ -17,18 +17,21 @@ import argparse
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
 from cassino.cards import shuffled_deck
-from cassino.players.base import decide, make_player
+from cassino.moves import MoveCode
+from cassino.players.base import Player, decide, make_player
 from cassino.rules import make_rules
 from cassino.state import State
 
 
-def play_deal(job: tuple[str, str, str, int]) -> Counter[str]:
+def play_deal(job: tuple[str, str, str, int], ask: Callable[[Player, State], MoveCode] = decide) -> Counter[str]:
     """One deal in both seatings: per-item points of A and B, the squared difference of each hand,
-    and the deal's difference (its two hands' sum)."""
+    and the deal's difference (its two hands' sum). ``ask`` gets each move from a player (a
+    benchmark may show a player more than its view)."""
     a_spec, b_spec, preset, deal = job
     rules = make_rules(preset)
     out: Counter[str] = Counter()
@@ -39,7 +42,7 @@ def play_deal(job: tuple[str, str, str, int]) -> Counter[str]:
         players = [a, b] if a_seat == 0 else [b, a]
         state = State.new_hand(rules, deck, 0, (0, 0))
         while not state.hand_over:
-            state.push(decide(players[state.to_move], state))
+            state.push(ask(players[state.to_move], state))
         result = state.result
         assert result is not None
         for side, tag in ((a_seat, "A"), (1 - a_seat, "B")):
