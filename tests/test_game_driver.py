@@ -243,3 +243,6 @@ def test_the_undo_rule() -> None:
     assert undo_refusal(state, 0, (0,), 2) == (
         "new cards have come from the stock since your last move (they were seen), so it can no longer be taken back"
     )
+    # the game's end and a hand being counted come before everything else
+    assert undo_refusal(state, 0, (0, 1), 0, over=True) == "the game is over: no move can be taken back"
+    assert undo_refusal(state, 0, (0, 1), 0, counted=1) == "hand 1 is over: its moves cannot be taken back"

@@ -148,12 +148,18 @@ def last_move_index(state: State, seat: int) -> int | None:
     return len(movers) - 1 - movers[::-1].index(seat)
 
 
-def undo_refusal(state: State, seat: int, humans: Sequence[int], deal_start: int) -> str | None:
+def undo_refusal(
+    state: State, seat: int, humans: Sequence[int], deal_start: int, *, over: bool = False, counted: int = 0
+) -> str | None:
     """Why ``seat`` may not take back its last move of the hand in play, or None when it may: the
-    one undo rule of every app. A move is taken back only against computer players (another person
-    has seen it), and not once new cards have come from the stock since it (they were seen);
-    ``deal_start`` is how many moves of the hand came before the deal in play. Whether the game or
-    the hand is over is for the app to say first."""
+    one undo rule of every app. Nothing is taken back once the game is ``over`` or while hand
+    ``counted`` (from 1) is being counted; a move is taken back only against computer players
+    (another person has seen it), and not once new cards have come from the stock since it (they
+    were seen). ``deal_start`` is how many moves of the hand came before the deal in play."""
+    if over:
+        return "the game is over: no move can be taken back"
+    if counted:
+        return f"hand {counted} is over: its moves cannot be taken back"
     others = [s for s in humans if s != seat]
     if others:
         return f"moves are taken back only against computer players: seat {others[0]} is another person's"

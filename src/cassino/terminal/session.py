@@ -249,10 +249,8 @@ class Session:
     # ------------------------------------------------------------------ taking back
     def undo_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not take back its last move now, or None when it may: the rule every
-        app keeps (``game.undo_refusal``), and never once the game is over."""
-        if self.over:
-            return "the game is over: no move can be taken back"
-        return undo_refusal(self.game.state, seat, self.humans, self.deal_ply)
+        app keeps (``game.undo_refusal``)."""
+        return undo_refusal(self.game.state, seat, self.humans, self.deal_ply, over=self.over)
 
     def _last_move_index(self, seat: int) -> int:
         last = last_move_index(self.game.state, seat)

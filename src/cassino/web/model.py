@@ -196,13 +196,10 @@ class LiveGame:
     def undo_start(self, seat: int) -> int:
         """The ply of ``seat``'s last move when it may be taken back now; ServiceError (409) naming
         why not otherwise."""
-        if self.over:
-            raise ServiceError(409, "the game is over: no move can be taken back")
-        if self.counting:
-            raise ServiceError(409, f"hand {self.hand_number - 1} is over: its moves cannot be taken back")
         state = self.game.state
         hand_start = self.ply - state.moves_played
-        refusal = undo_refusal(state, seat, self.humans, self.deal_ply - hand_start)
+        counted = self.hand_number - 1 if self.counting else 0
+        refusal = undo_refusal(state, seat, self.humans, self.deal_ply - hand_start, over=self.over, counted=counted)
         if refusal is not None:
             raise ServiceError(409, refusal)
         last = last_move_index(state, seat)
