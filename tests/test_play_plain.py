@@ -206,7 +206,7 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
     assert replies[8].startswith("not possible: ") and "is not a move" in replies[8]
     assert replies[9].startswith("not possible: ")
     assert replies[10].strip() == "cannot undo: you have made no move in this hand to take back"
-    [(_, code)] = session.hand_moves()
+    [(_, code)] = session.state.seat_moves()
     assert replies[11].splitlines() == ["Hand 1, 1 move so far:", f"  Computer: {CARDS.words(code)}"]
     assert replies[12].strip() == "Scores: You 0 - Computer 0"
     assert replies[13].splitlines() == ["Commands:", *(f"  {name:12} {meaning}" for name, meaning in COMMANDS)]
@@ -288,7 +288,7 @@ def test_undo_brings_back_the_position_before_my_move() -> None:
     assert len(taken) == 1 and re.fullmatch(
         r"Took back your move \((take|build|trail) .+\) and 1 computer move\.", taken[0]
     )
-    assert session.state.moves_played == 1 and session.hand_moves()[0][0] == 1
+    assert session.state.moves_played == 1 and session.state.seat_moves()[0][0] == 1
 
 
 def test_undo_refuses_once_new_cards_came_from_the_stock() -> None:

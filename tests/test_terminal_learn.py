@@ -21,8 +21,10 @@ from cassino.cli.play import new_game_from_args, session_from_args
 from cassino.learn import MARGIN, TUTORIAL_OPPONENT, TUTORIAL_RULES, Coach, CoachNote, all_lessons, due_lessons
 from cassino.players import LEVELS
 from cassino.rules import make_rules
+from cassino.terminal.coaching import SeatCoach
+from cassino.terminal.newgame import NewGame
 from cassino.terminal.plain import run_plain
-from cassino.terminal.session import NewGame, Session
+from cassino.terminal.session import Session
 from cassino.terminal.table_text import (
     CardText,
     all_lesson_lines,
@@ -161,12 +163,12 @@ def test_undo_takes_back_what_the_coach_weighed() -> None:
             session.step_bot()
             continue
         session.play(session.state.legal_codes()[0])
-        session.weigh()
-        if not undone and session.undo_refusal(0) is None:
+        session.coach.weigh()
+        if not undone and session.table.can_undo(0):
             session.undo(0)
             undone = True
     assert undone
-    review = session.review()
+    review = session.coach.review()
     assert review is not None
     mine = sum(1 for hand in session.game.hands for seat in hand.movers() if seat == 0)
     assert sum(c.moves for c in review.categories) == mine
@@ -227,7 +229,7 @@ def test_the_tutorial_shows_lessons_then_the_review_at_80x24() -> None:
         table = app.screen_stack[-2].query_one("#table")
         assert screen.query_one("#dialog").region.y >= table.region.bottom, "the lesson hides the table"
         session = app.session
-        assert session is not None and session.rules.target == 5 and session.lessons and session.coaching
+        assert session is not None and session.rules.target == 5 and session.lessons and session.coach.weighs
         while not isinstance(app.screen, GameOverScreen):
             screen = app.screen
             if isinstance(screen, LessonScreen):
@@ -241,7 +243,7 @@ def test_the_tutorial_shows_lessons_then_the_review_at_80x24() -> None:
             await calm(pilot, app)
         over = app.screen
         assert titles[0] == expected[0] and titles[-1] == "Lesson: The count" and len(set(titles)) == len(titles)
-        review = session.review()
+        review = session.coach.review()
         assert review is not None
         assert texts(over, ".review") == review_lines(review, session, 0, app.cards)
         assert inside_screen(over.query_one("#dialog")) and inside_screen(over.query_one("#review"))
@@ -319,10 +321,10 @@ def test_a_coach_that_fails_says_so_in_a_line_and_the_game_goes_on(monkeypatch: 
     """A failure in the coach's thread never takes the screen away: the coach's line says it could
     not weigh the move, and the game is still there, to move on."""
 
-    def broken(self: Session) -> list[CoachNote]:
+    def broken(self: SeatCoach) -> list[CoachNote]:
         raise RuntimeError("the coach broke")
 
-    monkeypatch.setattr(Session, "weigh", broken)
+    monkeypatch.setattr(SeatCoach, "weigh", broken)
 
     async def script(pilot: Pilot[int], app: CassinoApp) -> None:
         await calm(pilot, app)

@@ -326,7 +326,7 @@ def test_setup_starts_a_royal_partnership_game() -> None:
         assert isinstance(app.screen, GameScreen)
         session = session_of(app)
         assert session.rules == make_rules("royal", players=4, partnerships=True)
-        assert session.side_name(0) == f"{session.names[0]} & {session.names[2]}"
+        assert session.table.side_name(0) == f"{session.names[0]} & {session.names[2]}"
         assert "4 players in partnerships" in str(app.screen.query_one("#status", Static).render())
         others = str(app.screen.query_one("#others", Static).render())
         assert f"Partner (seat 2, {session.opponent}): " in others
@@ -437,14 +437,14 @@ def test_undo_takes_back_my_move_and_the_computer_moves_after_it() -> None:
         await pilot.pause()
         assert message(app) == "Cannot undo: you have made no move in this hand to take back"
         before = position_to_json(session.state)
-        log_before = session.hand_moves()
+        log_before = session.state.seat_moves()
         code = quick_move(session)
         await type_move(pilot, format_code(code))
         await settle(pilot, app)
         assert session.state.moves_played == len(log_before) + 2
         await pilot.press("u")
         await pilot.pause()
-        assert position_to_json(session.state) == before and session.hand_moves() == log_before
+        assert position_to_json(session.state) == before and session.state.seat_moves() == log_before
         assert session.human_to_move()
         assert message(app) == f"Took back your move ({app.cards.words(code)}) and 1 computer move."
         await pilot.pause()
@@ -479,7 +479,7 @@ def test_the_log_lists_every_move_of_the_hand() -> None:
         for _ in range(3):
             app.screen.play(quick_move(session))
             await settle(pilot, app)
-        moves = session.hand_moves()
+        moves = session.state.seat_moves()
         assert len(moves) >= 6
         await pilot.press("l")
         await pilot.pause()

@@ -9,7 +9,9 @@ from pathlib import Path
 from ..learn import TUTORIAL_RULES
 from ..players import LEVELS, make_player, player_names
 from ..rules import Rules, RulesError, make_rules
-from ..terminal.session import DEFAULT_OPPONENT, NewGame, Session, default_save_dir
+from ..terminal.newgame import DEFAULT_OPPONENT, NewGame
+from ..terminal.records import default_save_dir
+from ..terminal.session import Session
 from .rules_args import add_rules_arguments
 from .rules_args import rules_from_args as rules_of_args
 

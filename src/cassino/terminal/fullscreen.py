@@ -37,8 +37,10 @@ from ..learn import CoachNote, LessonNote, Message, all_lessons
 from ..moves import MoveCode, MoveError, code_card, parse_code
 from ..players import LEVELS
 from ..rules import OPTION_NAMES, OPTIONS, PRESETS, RulesError, make_rules
+from ..table import HandEnded
 from ..view import View
-from .session import FinishedHand, NewGame, Session
+from .newgame import NewGame
+from .session import Session
 from .table_text import (
     CardText,
     all_lesson_lines,
@@ -261,7 +263,7 @@ class HandOverScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "Continue", priority=True)]
 
-    def __init__(self, session: Session, done: FinishedHand, me: int) -> None:
+    def __init__(self, session: Session, done: HandEnded, me: int) -> None:
         super().__init__()
         self.session = session
         self.done = done
@@ -308,15 +310,17 @@ class GameOverScreen(ModalScreen[None]):
         with Vertical(id="dialog", classes="wide"):
             for line in game_summary(self.session, self.me):
                 yield Static(line, classes="line")
-            if self.session.coaching:
+            if self.session.coach.weighs:
                 with VerticalScroll(id="review"):
                     yield Static("The coach is weighing your game for the review...", classes="line", id="review-wait")
-            yield Static("Press Enter to leave" + (" (arrows scroll the review)." if self.session.coaching else "."))
+            yield Static(
+                "Press Enter to leave" + (" (arrows scroll the review)." if self.session.coach.weighs else ".")
+            )
 
     def on_mount(self) -> None:
-        if self.session.coaching:
+        if self.session.coach.weighs:
             self.query_one("#review", VerticalScroll).focus()
-            self.run_worker(self.session.review, name="review", thread=True, exit_on_error=False)
+            self.run_worker(self.session.coach.review, name="review", thread=True, exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The review is ready: show it in place of the wait (or say it could not be made: a
@@ -477,15 +481,16 @@ class GameScreen(Screen[None]):
             whose_turn = "YOUR TURN" if s.to_move == self.me else f"{seat_title(s, s.to_move, self.me)} to move"
             status.append(f" — {whose_turn}", style="bold green" if s.to_move == self.me else "")
         if self.show_trackers:
-            taken, spades = s.side_tracker(self.me)
+            taken, spades = s.table.side_tracker(self.me)
             status.append(f"\nyour side this hand: {taken_line(taken, spades)}")
         self.query_one("#status", Static).update(status)
 
         others = Text()
+        last_moves = dict(state.seat_moves())
         for seat in range(rules.players):
             if seat == self.me:
                 continue
-            last = s.last_moves.get(seat)
+            last = last_moves.get(seat)
             held = plural(state.hands[seat].bit_count(), "card")
             others.append(f"{seat_long_title(s, seat, self.me)}: {held}, ")
             others.append(f"last: {'-' if last is None else self.cards.words(last)}\n")
@@ -567,9 +572,9 @@ class GameScreen(Screen[None]):
             self.say(f"Not allowed: {exc.reason}", "bold red")
             return
         self.say(log_line(self.session, self.me, code, self.me, self.cards))
-        if self.session.coaching:
+        if self.session.coach.weighs:
             self.coach_says(Text("Coach: weighing your move...", style="dim"))
-            self.run_worker(self.session.weigh, name="weigh", thread=True, exit_on_error=False)
+            self.run_worker(self.session.coach.weigh, name="weigh", thread=True, exit_on_error=False)
         self.after_move()
 
     def coach_says(self, text: Text) -> None:
@@ -690,7 +695,7 @@ class GameScreen(Screen[None]):
     def action_log(self) -> None:
         """Show every move of this hand."""
         lines = hand_log(self.session, self.me, self.cards) or ["(no move yet)"]
-        title = f"Hand {len(self.session.game.hands)}: {plural(len(self.session.hand_moves()), 'move')}"
+        title = f"Hand {len(self.session.game.hands)}: {plural(len(self.session.state.seat_moves()), 'move')}"
         self.app.push_screen(TextScreen(title, lines, "l", "l"))
 
     def action_help(self) -> None:
@@ -704,7 +709,7 @@ class GameScreen(Screen[None]):
             return
         self.say("Hint: thinking...", "italic")
         view = self.session.view(self.me)
-        self.run_worker(lambda: (view, self.session.hint(view)), name="hint", thread=True, exit_on_error=False)
+        self.run_worker(lambda: (view, self.session.coach.hint(view)), name="hint", thread=True, exit_on_error=False)
 
     def action_lessons(self) -> None:
         """Every lesson of the tutorial, to read at any time."""

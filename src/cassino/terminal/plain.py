@@ -106,7 +106,7 @@ class PlainGame:
         self.say(opponent_line(session.opponent))
         if session.lessons:
             self.say("A guided first game: each lesson comes when its idea first comes up; r reads them all.")
-        if session.coaching:
+        if session.coach.weighs:
             self.say("The coach weighs each of your moves and says when another was clearly better.")
         self.say("Answer with a move number or a move; ? lists every command.")
         shown_hands = 0
@@ -128,7 +128,7 @@ class PlainGame:
                 if not isinstance(code, Turn):
                     session.play(code)
                     self.say(log_line(session, self.me, code, self.me, self.cards))
-                    for note in session.weigh() if session.coaching else ():
+                    for note in session.coach.weigh() if session.coach.weighs else ():
                         self.say(f"coach: {note_text(note, self.cards)}")
             while shown_hands < len(session.finished):
                 for line in hand_summary(session, session.finished[shown_hands], self.me):
@@ -137,7 +137,7 @@ class PlainGame:
                 self._tell(session.count_lesson())
         for line in game_summary(session, self.me):
             self.say(line)
-        review = session.review()
+        review = session.coach.review()
         if review is not None:
             self.say()
             for line in review_lines(review, session, self.me, self.cards):
@@ -168,7 +168,7 @@ class PlainGame:
             self.say(line)
         for seat in range(session.rules.players):
             if seat != me:
-                code = session.last_moves.get(seat)
+                code = dict(session.state.seat_moves()).get(seat)
                 last_move = "-" if code is None else cards.words(code)
                 held = plural(state.hands[seat].bit_count(), "card")
                 self.say(f"  {seat_long_title(session, seat, me)}: {held}; last move: {last_move}")
@@ -210,7 +210,7 @@ class PlainGame:
         return table
 
     def _hint(self) -> Turn:
-        self.say(f"hint: {hint_line(*self.session.hint(), self.cards)}")
+        self.say(f"hint: {hint_line(*self.session.coach.hint(), self.cards)}")
         return Turn.AGAIN
 
     def _lessons(self) -> Turn:
@@ -220,7 +220,7 @@ class PlainGame:
         return Turn.AGAIN
 
     def _trackers(self) -> Turn:
-        cards, spades = self.session.side_tracker(self.me)
+        cards, spades = self.session.table.side_tracker(self.me)
         self.say(f"your side has taken {taken_line(cards, spades)} this hand")
         return Turn.AGAIN
 

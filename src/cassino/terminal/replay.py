@@ -12,7 +12,7 @@ from ..game import Game
 from ..notation import read_text
 from ..record import GameRecord, RecordError, read_record, replay
 from ..state import State
-from .session import side_name
+from ..table import side_name
 from .table_text import CardText, describe_table, plural, wants_ascii
 
 

@@ -20,7 +20,8 @@ from ..moves import BUILD, CAPTURE, TRAIL, MoveCode, code_card, code_kind, code_
 from ..players import LEVELS, Level
 from ..reasons import Cards
 from ..state import Build, State, build_is_single
-from .session import FinishedHand, Session
+from ..table import HandEnded
+from .session import Session
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _LETTERS = str.maketrans({symbol: letter for letter, symbol in SUIT_SYMBOLS.items()})
@@ -120,7 +121,7 @@ def seat_long_title(session: Session, seat: int, me: int) -> str:
     for the list of the other seats."""
     if seat == me:
         return f"You (seat {seat})"
-    player = session.opponent if seat in session.bots else session.names[seat]
+    player = session.opponent if seat not in session.humans else session.names[seat]
     return f"{seat_title(session, seat, me)} (seat {seat}, {player})"
 
 
@@ -153,7 +154,7 @@ def log_line(session: Session, seat: int, code: MoveCode, me: int, cards: CardTe
 
 def hand_log(session: Session, me: int, cards: CardText) -> list[str]:
     """Every move of the hand in play, in order, in words."""
-    return [log_line(session, seat, code, me, cards) for seat, code in session.hand_moves()]
+    return [log_line(session, seat, code, me, cards) for seat, code in session.state.seat_moves()]
 
 
 # ---------------------------------------------------------------------------------- the table
@@ -177,7 +178,7 @@ def taken_line(cards_taken: int, spades: int) -> str:
     return f"{plural(cards_taken, 'card')} and {plural(spades, 'spade')}"
 
 
-def hand_summary(session: Session, done: FinishedHand, me: int) -> list[str]:
+def hand_summary(session: Session, done: HandEnded, me: int) -> list[str]:
     """The score breakdown of a finished hand, one line per side, then the checksum."""
     lines = [f"Hand {done.number} over. Score per side:"]
     for side in range(session.rules.sides):
@@ -189,7 +190,7 @@ def hand_summary(session: Session, done: FinishedHand, me: int) -> list[str]:
     return lines
 
 
-def checksum_line(done: FinishedHand) -> str:
+def checksum_line(done: HandEnded) -> str:
     """The hand's checksum (section 8.4 of the rules) and its sweeps."""
     sweeps = sum(1 for i in done.result.items if i.category == "sweeps")
     return f"checksum: {done.result.checksum} points without sweeps, {plural(sweeps, 'scored sweep')}"

@@ -1,0 +1,47 @@
+"""One live table for every front end: the game, its seats and phases, undo, computer players'
+turns and each learner's lessons and coach; commands in, events out, no input or output.
+
+The web server, the terminal and the research environments all drive a ``Table``, so they cannot
+disagree about when a move may be made or taken back, when a hand is counted or who moves next.
+This layer sits above the engine, the players and the teaching library, and below every app.
+"""
+
+from __future__ import annotations
+
+from .errors import BadCommandError, ClosedError, NoSuchMoveError, NotNowError, NotSeatedError, TableError
+from .events import CountEnded, CountStarted, Dealt, Event, GameOver, HandEnded, Moved, Pressed, TakenBack
+from .live import BotTurn, Table, finished_hand, residue, side_name
+from .seats import BOT, DEFAULT_OPPONENT, HUMAN, KINDS, Seat
+from .teaching import LESSON_IDS, Learner, Teaching, checked_seen
+
+__all__ = [
+    "BOT",
+    "DEFAULT_OPPONENT",
+    "HUMAN",
+    "KINDS",
+    "LESSON_IDS",
+    "BadCommandError",
+    "BotTurn",
+    "ClosedError",
+    "CountEnded",
+    "CountStarted",
+    "Dealt",
+    "Event",
+    "GameOver",
+    "HandEnded",
+    "Learner",
+    "Moved",
+    "NoSuchMoveError",
+    "NotNowError",
+    "NotSeatedError",
+    "Pressed",
+    "Seat",
+    "Table",
+    "TableError",
+    "TakenBack",
+    "Teaching",
+    "checked_seen",
+    "finished_hand",
+    "residue",
+    "side_name",
+]

@@ -1,0 +1,80 @@
+"""What a table's commands did, for the front ends to render or send: each command answers the
+events it caused, oldest first. The table's state is the truth; events say what changed in it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..moves import MoveCode
+from ..scoring import HandScore
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """``seat`` played ``code`` as move number ``ply`` of the game (from 0)."""
+
+    seat: int
+    code: MoveCode
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """New cards came from the stock: a deal within the hand, or (``new_hand``) the next hand."""
+
+    hand: int
+    new_hand: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """Hand ``number`` was counted: its score and the game's scores after it."""
+
+    number: int
+    dealer: int
+    result: HandScore
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CountStarted:
+    """Play waits until every person has pressed next (or ``deadline``, epoch seconds, passes)."""
+
+    hand: int
+    deadline: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """``seat`` pressed next in the count."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CountEnded:
+    """The count is over: hand ``hand`` is played from now."""
+
+    hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """A side has won."""
+
+    winner: int
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """These moves, oldest first as (seat, code), were taken back; the game is at ``ply`` again."""
+
+    moves: tuple[tuple[int, MoveCode], ...]
+    ply: int
+
+
+Event = Moved | Dealt | HandEnded | CountStarted | Pressed | CountEnded | GameOver | TakenBack
+"""Anything a command can answer."""
+
+__all__ = ["CountEnded", "CountStarted", "Dealt", "Event", "GameOver", "HandEnded", "Moved", "Pressed", "TakenBack"]

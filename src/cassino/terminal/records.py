@@ -1,0 +1,36 @@
+"""The records the terminal keeps of its games: where they go and under what name."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..game import Game
+from ..record import record_of_game, write_record
+
+
+def default_save_dir() -> Path:
+    """Where games are saved: ``$CASSINO_HOME/games``, else ``~/.local/share/cassino/games``."""
+    home = os.environ.get("CASSINO_HOME")
+    base = Path(home) if home else Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "cassino"
+    return base / "games"
+
+
+def record_text(game: Game, names: Sequence[str], started: _dt.datetime) -> str:
+    """A terminal game's record so far."""
+    tags = {"Event": "Casual game", "Site": "cassino play", "Date": started.strftime("%Y.%m.%d")}
+    return write_record(record_of_game(game, tags, names))
+
+
+def save_record(text: str, folder: Path, started: _dt.datetime, seed: int, previous: Path | None) -> Path:
+    """Write a record into ``folder`` (created if need be), named for when the game started and its
+    seed, never over another game's record (``previous``, this game's own, is written again)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = started.strftime("%Y%m%d-%H%M%S")
+    path, n = folder / f"game-{stamp}-{seed}.txt", 2
+    while path.exists() and previous != path:
+        path, n = folder / f"game-{stamp}-{seed}-{n}.txt", n + 1
+    path.write_text(text)
+    return path
