@@ -22,8 +22,9 @@ from cassino import Rules, make_rules
 from cassino.cards import CARD_NAMES, cards_of, parse_card
 from cassino.moves import CAPTURE, TRAIL, encode, format_code, parse_code
 from cassino.scoring import POINTS, CountItem, count_hand, expected_checksum, score_hand
+from cassino.table import Seat
 from cassino.web.i18n import LANGUAGES, catalogue, po_path
-from cassino.web.model import LiveGame, server_game
+from cassino.web.model import LiveGame
 from cassino.web.payloads import finished_hands
 from positions import mask, suit
 
@@ -196,7 +197,8 @@ def deck(first12: str) -> list[int]:
 
 
 def live_game(rules: Rules, cards: list[int]) -> LiveGame:
-    return LiveGame(id="g", rules=rules, game=server_game(rules, [cards]), seats=[], hands=[], ply=0)
+    seats = [Seat.person(s, f"Seat {s}") for s in range(rules.players)]
+    return LiveGame("g", rules, seats, [cards], [])
 
 
 def play_hand(live: LiveGame, first: str | None, capture_last: bool = True) -> list[str]:

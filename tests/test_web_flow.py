@@ -317,7 +317,7 @@ def test_a_computer_player_thinking_when_an_undo_comes_does_not_play_its_stale_m
         service = GameService(store, bot_delay=0)
         live, tokens, _ = service.create({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]})
         gate.open.set()
-        service._schedule_bots(live)
+        service.background.schedule_bots(live)
         await until(lambda: live.ply == 1)
         gate.open.clear()
         legal = sorted(live.game.state.legal_moves(), key=str)

@@ -14,11 +14,14 @@ import pytest
 pytest.importorskip("sqlalchemy")
 
 from cassino.errors import ServiceError
+from cassino.game import Game
 from cassino.rules import make_rules
 from cassino.web.fair import commitment, deck_text, new_salt, secure_deck
-from cassino.web.model import LiveGame, server_game
+from cassino.web.limits import Rate
+from cassino.web.model import LiveGame
 from cassino.web.payloads import state_payload
-from cassino.web.service import TABLE_BOTS, GameService, Rate
+from cassino.web.requests import TABLE_BOTS
+from cassino.web.service import GameService
 from cassino.web.store import HandRow, NewGame, SeatRow, Store, database_url
 
 ALLOWED = "the computer players are: beginner, novice, casual, club, expert, master, random, greedy, heuristic, search"
@@ -132,7 +135,7 @@ def test_start_up_with_a_thousand_unfinished_games_is_quick(store: Store) -> Non
         wanted = games[567]
         live = service.get(wanted.id)
         assert list(service.games) == [wanted.id]
-        fresh = server_game(make_rules("classic"), [live.game.decks[0]])
+        fresh = Game(make_rules("classic"), decks=[live.game.decks[0]])
         assert deck_text(live.game.decks[0]) == wanted.first.deck and live.ply == 0
         assert live.game.state == fresh.state and live.seats[1].bot == "greedy" and not live.abandoned
         assert state_payload(live, 0)["version"] == 0 and state_payload(live, 0)["status"] == "playing"

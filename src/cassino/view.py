@@ -13,6 +13,7 @@ from .cards import FULL_DECK, CardMask, field_values
 from .moves import Move, MoveCode, format_code
 from .rules import Rules
 from .state import Build, State
+from .state import build_is_single as build_is_single  # what a seat sees of a build: is it single
 
 
 @dataclass(frozen=True, slots=True)

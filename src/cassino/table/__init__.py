@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .errors import BadCommandError, ClosedError, NoSuchMoveError, NotNowError, NotSeatedError, TableError
 from .events import CountEnded, CountStarted, Dealt, Event, GameOver, HandEnded, Moved, Pressed, TakenBack
-from .live import BotTurn, Table, finished_hand, residue, side_name
+from .live import BotTurn, Frame, Table, finished_hand, side_name
 from .seats import BOT, DEFAULT_OPPONENT, HUMAN, KINDS, Seat
 from .teaching import LESSON_IDS, Learner, Teaching, checked_seen
 
@@ -27,6 +27,7 @@ __all__ = [
     "CountStarted",
     "Dealt",
     "Event",
+    "Frame",
     "GameOver",
     "HandEnded",
     "Learner",
@@ -42,6 +43,5 @@ __all__ = [
     "Teaching",
     "checked_seen",
     "finished_hand",
-    "residue",
     "side_name",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..cards import CardMask
 from ..moves import MoveCode
 from ..scoring import HandScore
 
@@ -34,6 +35,11 @@ class HandEnded:
     dealer: int
     result: HandScore
     scores: tuple[int, ...]
+    residue: CardMask = 0
+    """The cards left on the table when the hand's last card was played (public: every one was
+    face up); they went to ``residue_seat``, the last to capture (rule 8.1)."""
+    residue_seat: int = -1
+    """-1 when nobody captured: the residue then counts for nobody."""
 
 
 @dataclass(frozen=True, slots=True)

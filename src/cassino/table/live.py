@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..cards import FULL_DECK, SPADES_MASK, CardMask
+from ..cards import FULL_DECK, SPADES_MASK, Card, CardMask
 from ..errors import IllegalMoveError
-from ..game import Game, last_move_index, undo_refusal
+from ..game import DeckSource, Game, last_move_index, undo_refusal
 from ..moves import CAPTURE, MoveCode, code_cards, code_kind
 from ..players.base import decide
 from ..rules import Rules
@@ -54,20 +54,31 @@ class _Before:
 
 
 def finished_hand(number: int, hand: State) -> HandEnded:
-    """A counted hand as its ``HandEnded`` event."""
+    """A counted hand as its ``HandEnded`` event, with its residue: every card that no capture
+    took, read from public play alone (the hands and the stock are empty by then)."""
     assert hand.result is not None, "only a counted hand"
-    return HandEnded(number, hand.dealer, hand.result, hand.scores)
-
-
-def residue(hand: State) -> tuple[CardMask, int]:
-    """The cards left on the table when a finished hand's last card was played, and the seat they
-    went to (-1 when nobody captured, and they count for nobody: rule 8.1): every card that no
-    capture took, read from public play alone (the hands and the stock are empty by then)."""
     taken = 0
     for code in hand.history():
         if code_kind(code) == CAPTURE:
             taken |= code_cards(code)
-    return FULL_DECK & ~taken, hand.last_capturer
+    return HandEnded(number, hand.dealer, hand.result, hand.scores, FULL_DECK & ~taken, hand.last_capturer)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One position of a finished game with every hand shown, for its replay: the hand's number,
+    the move that led to it (None at a deal), every seat's hand and the public view."""
+
+    hand: int
+    move: tuple[int, MoveCode] | None
+    hands: tuple[CardMask, ...]
+    view: View
+    to_move: int | None
+    """None once the hand is over."""
+
+
+def _frame(state: State, hand: int, move: tuple[int, MoveCode] | None) -> Frame:
+    return Frame(hand, move, state.hands, view_of(state, 0), None if state.hand_over else state.to_move)
 
 
 def side_name(rules: Rules, names: Sequence[str], side: int) -> str:
@@ -84,24 +95,29 @@ class Table:
 
     def __init__(
         self,
-        game: Game,
+        rules: Rules,
         seats: Sequence[Seat],
         *,
+        seed: int | None = None,
+        dealer: int = 0,
+        decks: Sequence[Sequence[Card]] | None = None,
+        deck_source: DeckSource | None = None,
         count_between_hands: bool = True,
         next_after: float = 0,
         coach_seed: Callable[[int], int] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        if len(seats) != game.rules.players:
-            raise ValueError(
-                f"a table of {game.rules.players} players needs {game.rules.players} seats, not {len(seats)}"
-            )
+        """The game is dealt as ``Game`` deals it: from ``decks`` first, then ``deck_source``, else
+        a shuffle of ``seed``, the first hand by ``dealer``."""
+        if len(seats) != rules.players:
+            raise ValueError(f"a table of {rules.players} players needs {rules.players} seats, not {len(seats)}")
+        game = Game(rules, seed=seed, dealer=dealer, decks=decks, deck_source=deck_source)
         self.game = game
         self.seats = list(seats)
         self.count_between_hands = count_between_hands
         self.next_after = next_after
         self.clock = clock
-        self.ply = sum(h.moves_played for h in game.hands)
+        self.ply = 0
         """Moves made in the game: its version, which a move may name to be sure of its position."""
         self.deal_ply = 0
         """The ply at which the cards now in play were dealt or drawn: no move before it may be
@@ -183,6 +199,20 @@ class Table:
             if self.rules.side_of(s) == side:
                 pile |= taken
         return pile.bit_count(), (pile & SPADES_MASK).bit_count()
+
+    def frames(self) -> list[Frame]:
+        """Every position of the game with all hands shown, for the replay: only once it is over,
+        since it reveals every hand."""
+        if not self.over:
+            raise NotNowError("the replay shows every hand: it is made when the game is over")
+        again = Game(self.rules, decks=self.game.decks)
+        frames = []
+        for number, done in enumerate(self.game.hands, 1):
+            frames.append(_frame(again.hands[number - 1], number, None))
+            for seat, code in zip(done.movers(), done.history(), strict=True):
+                again.play(code)
+                frames.append(_frame(again.hands[number - 1], number, (seat, code)))
+        return frames
 
     def count_reason(self) -> str:
         """Why nothing may be played during the count, naming who is awaited."""
@@ -418,4 +448,4 @@ class Table:
         self._before = None
 
 
-__all__ = ["BotTurn", "Table", "finished_hand", "residue", "side_name"]
+__all__ = ["BotTurn", "Frame", "Table", "finished_hand", "side_name"]

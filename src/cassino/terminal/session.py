@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import UndoError
-from ..game import Game
 from ..learn import LessonNote
 from ..moves import MoveCode
 from ..rules import Rules
@@ -46,9 +45,7 @@ class Session:
             Seat.person(s, name, "terminal") if s in humans else Seat.computer(s, opponent, self.seed * 10 + s, name)
             for s, name in enumerate(self.names)
         ]
-        self.table = Table(
-            Game(rules, seed=self.seed), seats, count_between_hands=False, coach_seed=lambda _: self.seed
-        )
+        self.table = Table(rules, seats, seed=self.seed, count_between_hands=False, coach_seed=lambda _: self.seed)
         self.rules, self.game = rules, self.table.game
         self.saved_path: Path | None = None
         self.started = _dt.datetime.now()

@@ -32,6 +32,7 @@ from ..errors import CliError, ServiceError
 from ..learn import TUTORIAL_RULES
 from ..players import LEVELS
 from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
+from ..table import DEFAULT_OPPONENT
 from .card_images import back_svg, card_svg
 from .i18n import LANGUAGES, catalogue_json
 from .limits import (
@@ -46,7 +47,8 @@ from .limits import (
 )
 from .model import LiveGame
 from .payloads import encode, state_payload
-from .service import DEFAULT_OPPONENT, EXPIRE_AFTER, GameService, bot_player, rules_of_request, watch_link
+from .requests import bot_player, rules_of_request, watch_link
+from .service import EXPIRE_AFTER, GameService
 from .store import Store, database_url
 from .teaching import lessons_json, tutorial
 from .thinking import DEFAULT_WORKERS, Thinkers
@@ -349,7 +351,7 @@ def create_app(
         body = await request.body()
         if body.strip() and parse_json(body):
             raise ServiceError(400, "a new deal takes no fields: send no body, or {}")
-        return service.new_deal(client=client_of(request))
+        return service.deals.new_deal(client=client_of(request))
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, Any]:
@@ -407,7 +409,7 @@ def create_app(
     async def post_contribution(game_id: str, request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         token = _token(request)
-        live = service.contribute(game_id, token, body.get("hand"), body.get("value"), client=client_of(request))
+        live = service.deals.contribute(game_id, token, body.get("hand"), body.get("value"), client=client_of(request))
         return state_payload(live, service.seat_of(live, token))
 
     @app.post("/api/games/{game_id}/undo")
@@ -418,15 +420,15 @@ def create_app(
 
     @app.get("/api/games/{game_id}/hint")
     async def get_hint(game_id: str, request: Request) -> dict[str, Any]:
-        return await service.hint(game_id, _token(request))
+        return await service.coaching.hint(game_id, _token(request))
 
     @app.get("/api/games/{game_id}/review")
     async def get_review(game_id: str, request: Request) -> dict[str, Any]:
-        return await service.review(game_id, _token(request))
+        return await service.coaching.review(game_id, _token(request))
 
     @app.get("/api/games/{game_id}/hands/{number}")
     async def get_hand(game_id: str, number: int) -> dict[str, Any]:
-        return service.reveal(game_id, number)
+        return service.deals.reveal(game_id, number)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> dict[str, Any]:
@@ -508,13 +510,13 @@ async def _serve_socket(
                 elif kind == "undo":
                     service.undo(live.id, token, client=client)
                 elif kind == "contribute":
-                    service.contribute(live.id, token, message.get("hand"), message.get("value"), client=client)
+                    service.deals.contribute(live.id, token, message.get("hand"), message.get("value"), client=client)
                 elif kind == "hint":
-                    later("hint", service.hint(live.id, token))
+                    later("hint", service.coaching.hint(live.id, token))
                 elif kind == "coach":
-                    later("coach", service.coach(live.id, token, whole_number(message.get("ply"), "ply")))
+                    later("coach", service.coaching.coach(live.id, token, whole_number(message.get("ply"), "ply")))
                 elif kind == "lessons":
-                    due = service.lessons(live.id, token, message.get("seen"))
+                    due = service.coaching.lessons(live.id, token, message.get("seen"))
                     sub.queue.put_nowait(encode({"type": "lessons", "version": live.ply, "due": due}))
                 elif kind == "state":
                     sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))

@@ -1,12 +1,16 @@
 """The web service's limits on outside input, in one place: the size of a body or WebSocket message,
 the depth of its JSON, the media type of a body, the types of the fields the app checks itself, the
-length of what an error quotes, and the headers every response carries. Each refusal is a
-``ServiceError`` (4xx, a message naming the problem), so no input reaches the service unchecked."""
+length of what an error quotes, the headers every response carries, and each client's rate of new
+games and moves. Each refusal is a ``ServiceError`` (4xx, a message naming the problem), so no input
+reaches the service unchecked."""
 
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ..errors import ServiceError
@@ -107,3 +111,64 @@ def brief(message: str) -> str:
 
     short = _QUOTED.sub(cut, message)
     return short if len(short) <= MAX_ERROR_CHARS else excerpt(short, quote=False, limit=MAX_ERROR_CHARS)
+
+
+def duration(seconds: float) -> str:
+    """Seconds in the largest whole unit that fits, for messages: '3 days', '90 s'."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count:g} {unit if count != 1 else unit[:-1]}"
+    return f"{seconds:g} s"
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A token bucket's shape: ``burst`` at once, then ``per_second`` on average."""
+
+    burst: int
+    per_second: float
+
+    def pace(self) -> str:
+        """The refill in words: '5 a second', 'one every 30 s'."""
+        if self.per_second >= 1:
+            return f"{self.per_second:g} a second"
+        return f"one every {duration(1 / self.per_second)}"
+
+
+CREATE_RATE = Rate(burst=20, per_second=1 / 30)
+"""New games per client: 20 at once, then one every 30 seconds."""
+MOVE_RATE = Rate(burst=120, per_second=5)
+"""Moves (and takebacks) per client: 120 at once, then 5 a second, far above anyone's play."""
+MAX_CLIENTS = 10_000
+"""Buckets kept before the full ones (clients that have rested) are forgotten."""
+
+
+class RateLimit:
+    """One token bucket per client key, so no one client can fill the database or the event loop;
+    the empty key (a caller that names no client: the server itself, a test) is never limited."""
+
+    def __init__(self, rate: Rate, what: str, clock: Callable[[], float]) -> None:
+        self.rate = rate
+        self.what = what
+        self.clock = clock
+        self.buckets: dict[str, tuple[float, float]] = {}
+        """By client: its tokens and when they were counted."""
+
+    def take(self, client: str) -> None:
+        """Spend one of the client's tokens; 429 naming the limit when it has none left."""
+        if not client:
+            return
+        now = self.clock()
+        burst, per_second = self.rate.burst, self.rate.per_second
+        tokens, then = self.buckets.get(client, (float(burst), now))
+        tokens = min(float(burst), tokens + max(0.0, now - then) * per_second)
+        if tokens < 1:
+            wait = (1 - tokens) / per_second
+            raise ServiceError(
+                429,
+                f"too many {self.what}: at most {burst} at once, then {self.rate.pace()}; try again in {math.ceil(wait)} s",
+            )
+        self.buckets[client] = (tokens - 1, now)
+        if len(self.buckets) > MAX_CLIENTS:
+            self.buckets = {c: (t, at) for c, (t, at) in self.buckets.items() if t + (now - at) * per_second < burst}

@@ -12,13 +12,12 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from ..cards import FULL_DECK, card_name, cards_of
-from ..game import Game
-from ..moves import CAPTURE, KIND_NAMES, code_card, code_cards, code_kind, code_table, code_value
+from ..cards import card_name, cards_of
+from ..moves import KIND_NAMES, code_card, code_kind, code_table, code_value
 from ..moves import format_code as _format_code
 from ..scoring import CountItem, expected_checksum
-from ..state import State, build_is_single
-from ..view import View, view_of
+from ..table import Frame
+from ..view import View, build_is_single, view_of
 from .model import LiveGame
 from .whynot import why_not
 
@@ -55,44 +54,30 @@ def _count_item(item: CountItem) -> dict[str, Any]:
     return out
 
 
-def _residue(hand: State) -> dict[str, Any]:
-    """The cards left on the table when a finished hand's last card was played, from public play
-    alone: every card that no capture took (the hands and the stock are empty by then). They went
-    to the last capturer; when nobody captured they stay and count for nobody (rule 8.1)."""
-    taken = 0
-    for code in hand.history():
-        if code_kind(code) == CAPTURE:
-            taken |= code_cards(code)
-    seat = hand.last_capturer if hand.last_capturer >= 0 else None
-    return {"seat": seat, "cards": list(_names(FULL_DECK & ~taken))}
-
-
 def finished_hands(live: LiveGame) -> list[dict[str, Any]]:
     """The score of every finished hand: the breakdown, and the count the page turns up item by
     item with its checksum and the residue (public: every card named was face up)."""
-    out = []
     rules = live.rules
-    for number, hand in enumerate(live.game.hands, 1):
-        result = hand.result
-        if result is None:
-            continue
-        out.append(
-            {
-                "hand": number,
-                "dealer": hand.dealer,
-                "points": list(result.points),
-                "breakdown": [result.breakdown(side) for side in range(rules.sides)],
-                "cards": list(result.cards),
-                "spades": list(result.spades),
-                "sweeps": list(result.sweeps_made),
-                "scores": list(hand.scores),
-                "count": [_count_item(item) for item in result.count],
-                "checksum": result.checksum,
-                "expected": expected_checksum(rules, result),
-                "residue": _residue(hand),
-            }
-        )
-    return out
+    return [
+        {
+            "hand": done.number,
+            "dealer": done.dealer,
+            "points": list(done.result.points),
+            "breakdown": [done.result.breakdown(side) for side in range(rules.sides)],
+            "cards": list(done.result.cards),
+            "spades": list(done.result.spades),
+            "sweeps": list(done.result.sweeps_made),
+            "scores": list(done.scores),
+            "count": [_count_item(item) for item in done.result.count],
+            "checksum": done.result.checksum,
+            "expected": expected_checksum(rules, done.result),
+            "residue": {
+                "seat": done.residue_seat if done.residue_seat >= 0 else None,
+                "cards": list(_names(done.residue)),
+            },
+        }
+        for done in live.finished
+    ]
 
 
 def table_json(view: View) -> dict[str, Any]:
@@ -199,28 +184,21 @@ def encode(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
 
 
-def _frame(state: State, hand: int, move: dict[str, Any] | None) -> dict[str, Any]:
-    view = view_of(state, 0)
+def _frame(frame: Frame) -> dict[str, Any]:
+    view = frame.view
+    move = None if frame.move is None else {"seat": frame.move[0], "move": format_code(frame.move[1])}
     return {
-        "hand": hand,
+        "hand": frame.hand,
         "move": move,
-        "hands": [_names(h) for h in state.hands],
+        "hands": [_names(h) for h in frame.hands],
         "table": table_json(view),
         "stock": view.stock_size,
-        "captured": [m.bit_count() for m in state.captured],
-        "scores": list(state.scores),
-        "to_move": None if state.hand_over else state.to_move,
+        "captured": [m.bit_count() for m in view.captured],
+        "scores": list(view.scores),
+        "to_move": frame.to_move,
     }
 
 
-def replay_frames(game: Game) -> list[dict[str, Any]]:
+def replay_frames(live: LiveGame) -> list[dict[str, Any]]:
     """Every position of a finished game with all hands shown, for the replay (never while playing)."""
-    assert game.over, "frames reveal every hand: only for a finished game"
-    again = Game(game.rules, decks=game.decks)
-    frames = []
-    for number, done in enumerate(game.hands, 1):
-        frames.append(_frame(again.hands[number - 1], number, None))
-        for seat, code in zip(done.movers(), done.history(), strict=True):
-            again.play(code)
-            frames.append(_frame(again.hands[number - 1], number, {"seat": seat, "move": format_code(code)}))
-    return frames
+    return [_frame(frame) for frame in live.frames()]

@@ -1,0 +1,146 @@
+"""Where each hand's deck comes from, provably: the seed committed before the hand (SHA-256), every
+person's contribution taken until it is dealt, and each finished hand's salt and deck revealed
+(``fair.SCHEME``). No server can choose a deal: the page recomputes each deck once its hand is over.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ServiceError
+from ..moves import format_code
+from .fair import LEGACY, SCHEME, commitment, deck_text, is_value, new_salt, new_seed, seed_commitment
+from .model import LiveGame, NextDeal
+from .store import HandRow, StoreError
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+log = logging.getLogger("cassino.web")
+
+
+@dataclass(frozen=True, slots=True)
+class NewHand:
+    """What a move stores of the hand it dealt: the hand's row (None: it dealt none), the next
+    hand's committed seed, and who contributed to the hand's deck."""
+
+    row: HandRow | None
+    next_seed: str | None = None
+    contributed: frozenset[int] | None = None
+
+
+class Deals:
+    """The deals of ``service``'s games."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def first(self, asked: tuple[str, str] | None, tokens: dict[int, str], now: float) -> tuple[str, dict[int, str]]:
+        """The first hand's seed and contributions: a ticket's seed (committed before this request)
+        with the creator's contribution, or without a ticket a seed drawn now and none."""
+        if asked is None:
+            return new_seed(), {}
+        ticket, value = asked
+        seed = self.service.store.take_ticket(ticket, now)
+        if seed is None:
+            raise ServiceError(
+                410, f"deal {ticket} is unknown, used or more than an hour old: ask POST /api/deals for another"
+            )
+        return seed, {min(tokens): value}
+
+    def new_deal(self, client: str = "") -> dict[str, Any]:
+        """A seed for a game's first hand, committed before the game exists: the page creates the
+        game with its id and its own contribution (``deal`` in the create request)."""
+        self.service.deal_limit.take(client)
+        ticket, seed = secrets.token_hex(16), new_seed()
+        try:
+            self.service.store.new_ticket(ticket, seed, self.service.clock())
+        except Exception as exc:
+            log.error("a deal ticket could not be stored: %s", exc)
+            raise ServiceError(503, "the deal could not be prepared (the database refused): try again") from None
+        return {"deal": ticket, "hand": 1, "commitment": seed_commitment(seed)}
+
+    def contribute(self, game_id: str, token: str | None, hand: Any, value: Any, client: str = "") -> LiveGame:
+        """A person's contribution to the next hand's deck (``fair.SCHEME``), taken until that hand
+        is dealt; the same value again changes nothing, another is refused."""
+        self.service.move_limit.take(client)
+        live, seat = self.service.seated(game_id, token, "contributions to a deal need a seat token")
+        if live.over:
+            raise ServiceError(409, "the game is over: no hand is left to deal")
+        if isinstance(hand, bool) or not isinstance(hand, int):
+            raise ServiceError(400, "hand must be the number of the hand to be dealt, a whole number")
+        if not is_value(value):
+            raise ServiceError(400, "value must be 64 lower-case hex digits (32 random bytes)")
+        deal = live.dealer.next if live.dealer is not None else None
+        if deal is None:
+            raise ServiceError(409, "this game began before deals took contributions: its decks are the server's")
+        if hand != deal.hand:
+            raise ServiceError(409, f"contributions are taken for hand {deal.hand} now, not for hand {hand}")
+        known = deal.contributions.get(seat)
+        if known == value:
+            return live
+        if known is not None:
+            raise ServiceError(409, f"seat {seat} has already contributed to hand {hand}: one contribution a hand")
+        try:
+            taken = self.service.store.contribute(live.id, hand, seat, value)
+        except StoreError as exc:
+            log.error("%s", exc)
+            self.service.replicas.moved_elsewhere(live)  # perhaps the seat contributed through another process
+            raise ServiceError(
+                409, f"the contribution to hand {hand} was not taken: look at the state and try again"
+            ) from None
+        if not taken:
+            self.service.replicas.moved_elsewhere(live)
+            raise ServiceError(409, f"hand {hand} has been dealt: contributions are taken for the hand after it")
+        deal.contributions[seat] = value
+        self.service.broadcast(live)
+        return live
+
+    def new_hand(self, live: LiveGame, number: int) -> NewHand:
+        """The hand ``number`` the game just dealt, to be stored with the move that ended the last:
+        its deck with the committed seed it came from (and the next hand's new seed), or for a game
+        begun before deals took contributions, the server's deck with a new salt's commitment."""
+        deck = live.game.decks[-1]
+        used = live.dealer.used if live.dealer is not None else None
+        if used is None:
+            salt = new_salt()
+            return NewHand(HandRow(number, deck_text(deck), salt, commitment(salt, deck)))
+        row = HandRow(number, deck_text(deck), used.seed, used.commitment)
+        return NewHand(row, new_seed(), frozenset(used.contributions))
+
+    def dealt(self, live: LiveGame, new: NewHand) -> None:
+        """The move that dealt ``new`` is stored: keep the hand's row and contributions, and commit
+        to the next hand's seed."""
+        if new.row is None:
+            return
+        live.hands.append(new.row)
+        used = live.dealer.used if live.dealer is not None else None
+        if used is not None and new.next_seed is not None and live.dealer is not None:
+            live.contributions[new.row.number] = dict(used.contributions)
+            live.dealer.next = NextDeal(new.row.number + 1, new.next_seed)
+
+    def reveal(self, game_id: str, number: int) -> dict[str, Any]:
+        """The salt and deck of a finished hand, with its commitment; 403 while it is in play."""
+        live = self.service.get(game_id)
+        if not 1 <= number <= len(live.hands):
+            raise ServiceError(404, f"game {game_id} has no hand {number} (it has {len(live.hands)})")
+        if not live.revealed(number):
+            raise ServiceError(403, f"hand {number} is in play: its deck and salt are revealed when it ends")
+        row = live.hands[number - 1]
+        hand = live.game.hands[number - 1]
+        moves = [{"seat": s, "move": format_code(c)} for s, c in hand.seat_moves()]
+        given = live.contributions.get(number, {})
+        return {
+            "game": live.id,
+            "hand": number,
+            "dealer": hand.dealer,
+            "scheme": SCHEME if row.commitment == seed_commitment(row.salt) else LEGACY,
+            "commitment": row.commitment,
+            "salt": row.salt,
+            "deck": row.deck,
+            "contributions": [{"seat": seat, "value": given[seat]} for seat in sorted(given)],
+            "moves": moves,
+        }

@@ -1,0 +1,154 @@
+"""This process's copies of the games: loaded from the store when first asked for, and kept in step
+with what other server processes store (several may share one PostgreSQL database).
+
+A game's position is never stored: it is rebuilt by replaying the stored moves on the stored decks.
+A change another process announces is played here when it is the very next move of the hand; any
+other change (a takeback, a new hand, a press of next) reads the game again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from ..errors import IllegalMoveError, MoveError, ServiceError
+from ..moves import parse_code
+from ..rules import Rules
+from ..table import Seat, TableError
+from .fair import parse_deck
+from .model import Dealer, LiveGame, NextDeal
+from .requests import bot_player
+from .store import StoredGame, StoreError
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+log = logging.getLogger("cassino.web")
+
+
+class Replicas:
+    """Loads ``service``'s games and follows other processes' changes to them."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def load(self, game_id: str) -> LiveGame:
+        """The stored game, rebuilt and kept; 404 when there is none."""
+        stored = self.service.store.load_game(game_id) if len(game_id) <= 32 else None
+        if stored is None:
+            raise ServiceError(404, f"no game {game_id!r} here")
+        live = self.rebuild(stored)
+        self.service.games[game_id] = live
+        return live
+
+    def rebuild(self, stored: StoredGame) -> LiveGame:
+        """Replay the stored moves through the engine on the stored decks; a hand dealt but not yet
+        begun (after the first) is in its count again, with the presses of next stored."""
+        rules = Rules.from_json(stored.rules)
+        dealer = Dealer(stored.id)
+        number = len(stored.hands) + 1
+        if number in stored.seeds:
+            dealer.next = NextDeal(number, stored.seeds[number], dict(stored.contributions.get(number, {})))
+        seats = []
+        refused = ""
+        for s in stored.seats:
+            seat = Seat(s.seat, s.kind, s.name, bot=s.bot, seed=s.bot_seed, holder=s.token_hash)
+            if s.kind == "bot":
+                try:
+                    seat.player = bot_player(s.bot, s.bot_seed)
+                except ServiceError:  # seated before the limits: shown, never played on
+                    refused = f"its computer player {s.bot!r} no longer sits at a table"
+            seats.append(seat)
+        live = LiveGame(
+            stored.id,
+            rules,
+            seats,
+            [parse_deck(h.deck) for h in stored.hands],
+            stored.hands,
+            created=stored.created,
+            listed=stored.listed,
+            next_after=stored.next_hand_after,
+            dealer=dealer,
+            invites={i.seat: i.code_hash for i in stored.invites},
+        )
+        try:
+            live.replay((row.seat, parse_code(row.move)) for row in stored.moves)
+        except ValueError as exc:
+            raise RuntimeError(f"game {stored.id}: {exc}") from None
+        live.last_move = self.service.clock() if stored.last_move is None else stored.last_move
+        live.abandoned = "" if live.over else refused
+        live.contributions = {h: dict(c) for h, c in stored.contributions.items() if h < number}
+        live.resume_count(stored.ready, stored.count_deadline)
+        return live
+
+    def changed(self, game_id: str | None, what: str) -> None:
+        """Another process stored a change of ``game_id`` (None: of any game, perhaps): bring this
+        process's copy up to date and tell its watchers. A game not loaded here needs nothing."""
+        games = self.service.games
+        found = list(games.values()) if game_id is None else [g for g in (games.get(game_id),) if g]
+        for live in found:
+            try:
+                if what.startswith("move "):
+                    if not self._play_heard(live, what):
+                        self._catch_up(live)
+                else:
+                    self.reload(live)
+            except Exception:
+                log.exception("game %s: another process's change could not be read; read again later", live.id)
+                live.stale = True
+
+    def _moved(self, live: LiveGame) -> None:
+        """This copy played moves another process stored: tell its watchers, and carry on."""
+        live.last_move = self.service.clock()
+        self.service.broadcast(live)
+        self.service.background.resume(live)
+
+    def _play_heard(self, live: LiveGame, what: str) -> bool:
+        """Play the move a notification carries when it is the very next one of this copy and
+        deals no new hand (which needs the new seed); False when it is not, or is no move line."""
+        try:
+            _, ply_after, seat, hands, line = what.split(" ", 4)
+            if int(ply_after) <= live.ply:
+                return True  # already here (this copy's own write, or read since)
+            if int(ply_after) != live.ply + 1 or int(hands) != len(live.hands):
+                return False
+            live.play(int(seat), parse_code(line))
+        except (ValueError, MoveError, IllegalMoveError, TableError):
+            return False
+        self._moved(live)
+        return True
+
+    def _catch_up(self, live: LiveGame) -> None:
+        """Play here the moves another process stored after this copy's last; anything but a plain
+        continuation within the hand (a takeback in between, a new hand dealt) reads the game again."""
+        progress = self.service.store.progress(live.id, live.ply)
+        if not progress.moves:
+            return
+        if progress.moves[0].ply != live.ply or progress.hands != len(live.hands):
+            self.reload(live)
+            return
+        for row in progress.moves:
+            try:
+                live.play(row.seat, parse_code(row.move))
+            except (MoveError, IllegalMoveError, TableError):
+                self.reload(live)
+                return
+        self._moved(live)
+
+    def moved_elsewhere(self, live: LiveGame) -> None:
+        """A write found the stored game ahead of this copy (another process wrote first): catch up
+        now, or read it again on its next use."""
+        try:
+            self.reload(live)
+        except Exception:
+            log.exception("game %s: could not be read again after another process's change", live.id)
+            live.stale = True
+
+    def reload(self, live: LiveGame) -> None:
+        """Read the game again from the store into this copy (its watchers stay), and tell them."""
+        stored = self.service.store.load_game(live.id)
+        if stored is None:
+            raise StoreError(f"game {live.id} is no longer in the database")
+        live.adopt(self.rebuild(stored))
+        self.service.broadcast(live)
+        self.service.background.resume(live)
