@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The services the web tests use, from Debian packages: Chromium (/usr/bin/chromium, driven by
-# Playwright) and a private PostgreSQL server on a free local port. Installs what is missing
-# (apt-get, needs root), starts the server if it is not running, and prints the variables to use:
+# Playwright), Node.js (the page's own tests, tests/js) and a private PostgreSQL server on a free
+# local port. Installs what is missing (apt-get, needs root), starts the server if it is not
+# running, and prints the variables to use:
 #   eval "$(scripts/ensure-services.sh)"     # sets CASSINO_TEST_POSTGRES
 # It also fetches axe-core (the accessibility checker the browser tests inject) from the npm registry
 # into .cache/npm, and prints CASSINO_AXE, the path of its built file.
@@ -16,6 +17,7 @@ bindir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || tru
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -n "$bindir" ] && [ -x "$bindir/initdb" ] || missing+=(postgresql)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then

@@ -249,6 +249,18 @@ def test_config_and_page(client: TestClient) -> None:
     assert client.get("/").status_code == 200 and "<title>" in client.get("/").text
 
 
+def test_config_lists_the_languages(client: TestClient) -> None:
+    """The page's languages are i18n's, in its order, each named in itself: the page's menu and its
+    fallback (the first) come from here, and no other list of them exists."""
+    from cassino.web.i18n import LANGUAGE_NAMES, LANGUAGES
+
+    languages = client.get("/api/config").json()["languages"]
+    assert languages == [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES]
+    assert languages[0] == {"code": "en", "name": "English"}
+    assert [entry["code"] for entry in languages] == ["en", "de", "id"]
+    assert "<option" not in client.get("/").text.split('id="language"')[1].split("</select>")[0]
+
+
 def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port must be 1..65535" in capsys.readouterr().err

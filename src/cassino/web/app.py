@@ -34,7 +34,7 @@ from ..players import LEVELS
 from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
 from ..table import DEFAULT_OPPONENT
 from .card_images import back_svg, card_svg
-from .i18n import LANGUAGES, catalogue_json
+from .i18n import LANGUAGE_NAMES, LANGUAGES, catalogue_json
 from .limits import (
     JSON_TYPE,
     MAX_BODY_BYTES,
@@ -187,7 +187,8 @@ def config() -> dict[str, Any]:
     (every text is in the ``lobby`` catalogue): the presets in order with their option values;
     each option with its kind, choices, default in each preset, when it matters (``needs``,
     ``needs_not``, ``needs_sides``) and which values are refused unless a condition holds; the
-    seats; the computer players; and the guided first game of "Learn to play"."""
+    seats; the computer players; the guided first game of "Learn to play"; and the page's languages
+    (code and name, English first: the page builds its language menu from them)."""
 
     def word(value: OptionValue) -> str:
         """A value as catalogue keys write it (``true``, ``count_out``), like JSON."""
@@ -231,6 +232,7 @@ def config() -> dict[str, Any]:
         "players": table_players(),
         "default_player": DEFAULT_OPPONENT,
         "tutorial": tutorial(),
+        "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
     }
 
 

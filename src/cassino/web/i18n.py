@@ -24,9 +24,10 @@ from ..errors import CatalogueError as CatalogueError
 from ..reasons import PLACEHOLDER
 
 LOCALES = Path(__file__).parent / "locales"
-LANGUAGES: tuple[str, ...] = ("en", "de", "id")
-"""The page's languages, English first (the reference every other catalogue must match)."""
-LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "id": "Bahasa Indonesia"}
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "id": "Bahasa Indonesia"}
+"""The page's languages, each named in itself, English first (the reference every other catalogue
+must match). The one list of them: the page gets it from ``/api/config``."""
+LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
 DOMAINS: tuple[str, ...] = ("page", "lobby", "reasons", "count", "learn")
 
 

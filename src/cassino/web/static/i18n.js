@@ -1,7 +1,7 @@
 // Words for people: the message catalogue of the chosen language (served from the server's
 // gettext catalogues), plurals, and cards, builds and reasons written with suit symbols.
 
-const LANGS = ["en", "de", "id"];
+let known = []; // the page's languages, [{code, name}], English first: from /api/config
 let messages = {};
 let lang = "en";
 let plural = new Intl.PluralRules("en");
@@ -10,27 +10,42 @@ export function language() {
   return lang;
 }
 
-export function languages() {
-  return LANGS;
+/** The languages the server has catalogues for, as GET /api/config lists them. */
+export function setLanguages(list) {
+  known = list;
 }
 
-/** The language to start in: the one chosen before, else the browser's, else English. */
-export function preferredLanguage() {
-  const saved = localStorage.getItem("cassino.lang");
-  if (LANGS.includes(saved)) return saved;
-  for (const l of navigator.languages || []) {
+export function languages() {
+  return known;
+}
+
+/** The language to start in, of `codes`: the one chosen before, else the first of the browser's
+ * (by its base: de-AT is de), else the first listed. */
+export function pickLanguage(codes, saved, wanted) {
+  if (codes.includes(saved)) return saved;
+  for (const l of wanted) {
     const base = l.slice(0, 2).toLowerCase();
-    if (LANGS.includes(base)) return base;
+    if (codes.includes(base)) return base;
   }
-  return "en";
+  return codes[0];
+}
+
+/** The language to start in: the one chosen before, else the browser's, else the first listed. */
+export function preferredLanguage() {
+  return pickLanguage(known.map((l) => l.code), localStorage.getItem("cassino.lang"), navigator.languages || []);
+}
+
+/** Use a language's messages (as GET /api/i18n/CODE serves them) for every word from now on. */
+export function setCatalogue(code, catalogue) {
+  messages = catalogue;
+  lang = code;
+  plural = new Intl.PluralRules(code);
 }
 
 export async function loadLanguage(code) {
   const r = await fetch(`/api/i18n/${code}`);
   if (!r.ok) throw new Error(`no catalogue for ${code}`);
-  messages = (await r.json()).messages;
-  lang = code;
-  plural = new Intl.PluralRules(code);
+  setCatalogue(code, (await r.json()).messages);
   localStorage.setItem("cassino.lang", code);
   document.documentElement.lang = code;
 }

@@ -2,7 +2,8 @@
 // in its new state, then each card is moved from where it was). Every animation is at most 400 ms;
 // all of it is off when the player turns it off or the system asks for reduced motion.
 
-const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+// globalThis, not window: the module is imported by tests outside a browser too.
+const reduced = globalThis.matchMedia ? globalThis.matchMedia("(prefers-reduced-motion: reduce)") : null;
 export const MAX_MS = 400;
 
 export function motionOn() {

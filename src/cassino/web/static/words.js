@@ -26,11 +26,11 @@ function items(loose, builds, you, seatName) {
   return parts.join(t("list.separator"));
 }
 
-/** A legal move of the reader's hand as a sentence. */
-export function moveText(move, table, you, seatName) {
+/** A legal move of the reader's hand as a sentence; `parts`: its targets already split (splitTargets). */
+export function moveText(move, table, you, seatName, parts = null) {
   const card = cardText(move.card);
   if (move.kind === "trail") return t("move.trail", { card });
-  const { builds, loose } = splitTargets(move, table);
+  const { builds, loose } = parts || splitTargets(move, table);
   if (move.kind === "capture") return t("move.capture", { items: items(loose, builds, you, seatName), card });
   const raised = builds.find((b) => b.value !== move.value);
   if (raised) {
@@ -59,12 +59,9 @@ export function choiceGroups(moves, table, you, seatName) {
       else if (m.kind === "build") label = t("choice.build", { card, value });
       groups.set(key, { label, moves: [] });
     }
-    const sentence = moveText(m, table, you, seatName);
-    let text = sentence;
-    if (m.kind !== "trail") {
-      const { builds, loose } = splitTargets(m, table);
-      text = items(loose, builds, you, seatName);
-    }
+    const parts = m.kind === "trail" ? null : splitTargets(m, table); // split once, for both texts
+    const sentence = moveText(m, table, you, seatName, parts);
+    const text = parts ? items(parts.loose, parts.builds, you, seatName) : sentence;
     groups.get(key).moves.push({ move: m.move, text, sentence });
   }
   return [...groups.values()];

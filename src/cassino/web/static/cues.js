@@ -1,0 +1,73 @@
+// What a move shows and says besides the new table: the cards travelling (from a hand to the
+// table, from the table to a pile, from the stock at a deal), the move announced for screen
+// readers, and a short tone when it becomes the reader's turn (if they asked for one).
+
+import { $ } from "./dom.js";
+import { t, cardsText } from "./i18n.js";
+import { playedText } from "./words.js";
+import { slideFrom, flyAway, arriveFrom } from "./motion.js";
+import { state } from "./state.js";
+import { you, seatName } from "./seats.js";
+import { soundOn } from "./storage.js";
+
+/** Move each card from where it was (`old`, a snapshot) to where the new state put it. */
+export function animate(old, before, countHand) {
+  const current = state.current;
+  const last = current.moves.length ? current.moves[current.moves.length - 1] : null;
+  const handEnded = before && current.hand_number !== before.hand_number;
+  const newDeal = before && !handEnded && current.deal !== before.deal;
+  const mover = handEnded ? before.to_move : last ? last.seat : null;
+  const pileOf = (s) => document.querySelector(`[data-pile="${s}"]`) || $("felt");
+  const seatOf = (s) => document.querySelector(`[data-seat="${s}"] .seat-hand`) || document.querySelector(`[data-seat="${s}"]`) || $("felt");
+  const residue = new Set(handEnded && countHand?.residue?.cards ? countHand.residue.cards : []);
+  const now = new Set();
+  let dealt = 0;
+  for (const node of document.querySelectorAll("#table-view [data-card]")) {
+    const name = node.dataset.card;
+    now.add(name);
+    const was = old.get(name);
+    if (was) slideFrom(node, was.rect, 320);
+    else if (node.closest("#hand")) arriveFrom(node, $("stock-pile") || $("felt"), 260, Math.floor(dealt++ / 2) * 110);
+    else if (newDeal || (before && before.phase === "count")) arriveFrom(node, $("stock-pile") || $("felt"), 260, Math.floor(dealt++ / 2) * 110);
+    else if (mover !== null) arriveFrom(node, seatOf(mover), 320);
+  }
+  let away = 0;
+  for (const [name, was] of old) {
+    if (now.has(name)) continue;
+    const target = residue.has(name) ? pileOf(countHand.residue.seat) : pileOf(mover);
+    flyAway(was, target, 360, residue.has(name) ? 380 : Math.min(away++ * 30, 150));
+  }
+  for (const s of document.querySelectorAll(".seat.to-move")) s.animate?.([{ boxShadow: "0 0 0 0 #f5c54288" }, { boxShadow: "0 0 0 10px #f5c54200" }], { duration: 400 });
+  announce(before, handEnded, countHand);
+}
+
+function announce(before, handEnded, countHand) {
+  const current = state.current;
+  const box = $("announce");
+  if (handEnded && countHand?.residue?.cards?.length && countHand.residue.seat !== null) {
+    box.textContent = t("announce.residue", { cards: cardsText(countHand.residue.cards), name: seatName(countHand.residue.seat) });
+    return;
+  }
+  const last = current.moves.length ? current.moves[current.moves.length - 1] : null;
+  if (!last || !before || before.version === current.version) return;
+  const text = playedText(last.move, you(), seatName, before.table);
+  box.textContent = t("announce.move", { name: seatName(last.seat), move: text });
+}
+
+export function yourTurnCue(before) {
+  const current = state.current;
+  const mine = current.to_move === you() && current.status !== "over" && current.phase !== "count";
+  const wasMine = before && before.to_move === you() && before.phase !== "count" && before.version === current.version;
+  if (!mine || wasMine || !soundOn()) return;
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.25);
+  } catch { /* no sound here */ }
+}

@@ -1,0 +1,42 @@
+// The side panels: the scores hand by hand, the rules of this table in words, this hand's moves,
+// and the result once the game is over (the fair deals have their own module).
+
+import { $, el } from "./dom.js";
+import { t, tn, has } from "./i18n.js";
+import { playedText } from "./words.js";
+import { presetName } from "./options.js";
+import { state } from "./state.js";
+import { you, viewer, sideOf, seatName, sideName } from "./seats.js";
+import { renderFair } from "./fairness.js";
+
+export function renderSide() {
+  const st = state.shown;
+  const scores = $("scores");
+  scores.replaceChildren(el("table", { class: "score-table" },
+    el("tr", {}, el("th", {}, ""), ...st.scores.map((_, side) => el("th", { class: side === sideOf(viewer()) ? "ours" : "" }, sideName(side)))),
+    ...st.finished.map((h) => el("tr", {}, el("td", {}, t("side.hand_n", { n: h.hand })), ...h.points.map((p) => el("td", {}, String(p))))),
+    el("tr", { class: "total" }, el("td", {}, t("side.total")), ...st.scores.map((p) => el("td", {}, String(p))))));
+  $("rules-text").textContent = rulesText(st.rules);
+  const list = $("moves");
+  list.replaceChildren(...st.moves.map((m) => el("li", {}, el("strong", {}, seatName(m.seat)), " ", playedText(m.move, you(), seatName))));
+  list.scrollTop = list.scrollHeight;
+  $("over").hidden = st.status !== "over";
+  $("review-button").hidden = st.status !== "over" || you() === null;
+  if (st.status === "over") {
+    const scoresText = st.scores.join(" : ");
+    $("over-title").textContent = t("over.title", { name: sideName(st.winner), scores: scoresText });
+  }
+  renderFair();
+}
+
+/** A table's rules in one line: the variant, the players, then each option the catalogue names. */
+export function rulesText(rules) {
+  const parts = [presetName(rules.preset), tn("lobby.n_players", rules.players)];
+  if (rules.partnerships) parts.push(t("lobby.partnerships"));
+  for (const [k, v] of Object.entries(rules)) {
+    if (["preset", "players", "partnerships"].includes(k) || !has(`option.${k}.label`)) continue;
+    const value = typeof v === "boolean" ? t(v ? "rules.on" : "rules.off") : has(`option.${k}.choice.${v}`) ? t(`option.${k}.choice.${v}`) : String(v);
+    parts.push(`${t(`option.${k}.label`)}: ${value}`);
+  }
+  return parts.join(" · ");
+}

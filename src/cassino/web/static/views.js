@@ -1,0 +1,31 @@
+// The page's three views (the lobby, a table, a wrong link's explanation), one shown at a time.
+
+import { $ } from "./dom.js";
+import { t } from "./i18n.js";
+import { state } from "./state.js";
+import { learnSettings } from "./storage.js";
+
+/** Show one view; a seat at a table also gets its teaching settings in the menu. */
+export function show(view) {
+  for (const v of ["lobby", "table-view", "problem"]) $(v).hidden = v !== view;
+  const game = state.game;
+  const seated = view === "table-view" && Boolean(game?.token);
+  $("set-lessons-row").hidden = !seated;
+  $("set-coach-row").hidden = !seated;
+  if (seated) {
+    $("set-lessons").checked = learnSettings(game.id).lessons;
+    $("set-coach").checked = learnSettings(game.id).coach;
+  }
+}
+
+/** A link that leads nowhere (no such game, a wrong token, an invitation used or wrong), said plainly. */
+export function showProblem(kind, id) {
+  show("problem");
+  $("conn").textContent = "";
+  $("turn-banner").textContent = "";
+  $("problem-title").textContent = t(`problem.${kind}.title`);
+  $("problem-text").textContent = t(`problem.${kind}.text`);
+  const watch = $("problem-watch");
+  watch.hidden = kind === "no_game";
+  watch.href = `/#game=${id}`;
+}

@@ -1,0 +1,41 @@
+// What the page's tests share: where the page's modules are, and the server's own catalogues and
+// lobby config, asked of its Python (so the tests read the words people read, not a copy of them).
+
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The Python that runs the server: CASSINO_PYTHON, else the checkout's .venv, else python3. */
+function python() {
+  if (process.env.CASSINO_PYTHON) return process.env.CASSINO_PYTHON;
+  const venv = path.join(ROOT, ".venv", "bin", "python");
+  return existsSync(venv) ? venv : "python3";
+}
+
+/** The JSON a line of Python prints, run against this checkout's source. */
+function fromServer(code) {
+  const src = path.join(ROOT, "src");
+  const env = { ...process.env, PYTHONPATH: [src, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
+  return JSON.parse(execFileSync(python(), ["-c", code], { env, encoding: "utf8" }));
+}
+
+/** A language's messages, as GET /api/i18n/LANG serves them. */
+export const catalogue = (language) =>
+  fromServer(`from cassino.web.i18n import catalogue_json\nprint(catalogue_json(${JSON.stringify(language)}))`).messages;
+
+/** What GET /api/config serves. */
+export const serverConfig = () => fromServer("import json\nfrom cassino.web.app import config\nprint(json.dumps(config()))");
+
+/** localStorage as a browser keeps it, in memory (installed as globalThis.localStorage by a test). */
+export class MemoryStorage {
+  #items = new Map();
+  get length() { return this.#items.size; }
+  key(i) { return [...this.#items.keys()][i] ?? null; }
+  getItem(k) { return this.#items.has(k) ? this.#items.get(k) : null; }
+  setItem(k, v) { this.#items.set(k, String(v)); }
+  removeItem(k) { this.#items.delete(k); }
+  clear() { this.#items.clear(); }
+}
