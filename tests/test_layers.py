@@ -6,7 +6,8 @@ and under ``TYPE_CHECKING`` too: an import moved into a function to dodge a cycl
 The engine is the package root (cards, rules, moves, state, ..., notation, record); ``players`` may
 import only the engine; ``learn``, the teaching library, the engine and the players; each app
 (``arena``, ``rl``, ``terminal``, ``web``) the engine, the players, ``learn`` and itself; ``cli``, the ``cassino`` command, may import everything. A failure names the file, the
-line and the import statement, and the rule it breaks.
+line and the import statement, and the rule it breaks. Under ``web`` no module imports the engine's
+rule machinery (``movegen``, ``checks``, ``partition``): it asks the engine's answers.
 """
 
 from __future__ import annotations
@@ -254,3 +255,48 @@ def test_learn_sits_between_the_players_and_the_apps() -> None:
     assert [v.rpartition(": ")[2] for v in violations(in_engine, packages)] == [
         "the engine imports nothing of the players or the apps"
     ]
+
+
+RULE_MACHINERY = ("cassino.movegen", "cassino.checks", "cassino.partition")
+"""The engine's rule machinery: the generator, the rules' checks and the subset sums. The web asks
+the engine's answers (a view's legal moves, ``explain.why_not``, the game) and never this, so that
+no rule is written again beside it in the app."""
+
+
+def web_reaches_the_rules(found: list[Import]) -> list[str]:
+    """Each import of a module under ``web/`` (the package itself too) of the rule machinery."""
+    out = []
+    for imp in found:
+        in_web = imp.source.split(".")[:2] == ["cassino", "web"]
+        if in_web and any(imp.target == m or imp.target.startswith(m + ".") for m in RULE_MACHINERY):
+            out.append(f"{imp}: the web asks the engine's answers, never its rule machinery")
+    return out
+
+
+def test_the_web_imports_no_rule_machinery() -> None:
+    bad = web_reaches_the_rules(all_imports())
+    assert not bad, "the web reaches into the rules:\n" + "\n".join(bad)
+
+
+def test_the_web_check_sees_every_way_of_importing_the_rules() -> None:
+    """Relative, absolute, ``from .. import`` and inside a function: each is named; the engine's
+    answers (``explain``, ``view``) and other layers are not."""
+    sample = (
+        "from .. import movegen\n"
+        "from ..explain import why_not\n"
+        "import cassino.partition\n"
+        "from ..view import view_of\n"
+        "def f() -> None:\n"
+        "    from ..checks import check_obligation\n"
+    )
+    found = imports_in(sample, "cassino.web.payloads", False, "w")
+    assert web_reaches_the_rules(found) == [
+        "w:1: from .. import movegen  (cassino.web.payloads -> cassino.movegen): "
+        "the web asks the engine's answers, never its rule machinery",
+        "w:3: import cassino.partition  (cassino.web.payloads -> cassino.partition): "
+        "the web asks the engine's answers, never its rule machinery",
+        "w:6: from ..checks import check_obligation  (cassino.web.payloads -> cassino.checks): "
+        "the web asks the engine's answers, never its rule machinery",
+    ]
+    assert web_reaches_the_rules(imports_in(sample, "cassino.terminal.plain", False, "t")) == []
+    assert web_reaches_the_rules(imports_in("from .checks import x\n", "cassino.webhooks", False, "h")) == []

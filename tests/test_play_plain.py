@@ -24,13 +24,14 @@ import pytest
 from cassino.cards import card_name, cards_of
 from cassino.cli import build_parser, main
 from cassino.cli.play import session_from_args, wants_plain
-from cassino.explain import explain_illegal
+from cassino.explain import Reason, build_key, explain_illegal, why_not
 from cassino.moves import format_code
 from cassino.record import check_record, read_record
 from cassino.rules import Rules, make_rules
 from cassino.terminal.plain import COMMANDS, run_plain
 from cassino.terminal.session import Session
 from cassino.terminal.table_text import CardText, from_symbols
+from cassino.view import view_of
 from scenarios import stuck_after_first_build
 
 SCRIPT = Path(sys.executable).parent / "cassino"
@@ -224,6 +225,35 @@ def test_a_card_with_no_legal_move_says_why() -> None:
     reply = text.split("> ")[2].strip()
     assert reply == f"{name} has no legal move: {explain_illegal(state, stuck << 2)}"
     assert "(rule 7." in reply
+
+
+def test_the_plain_game_says_the_pages_reasons() -> None:
+    """What the page is sent on my turn (``why_not`` of my view, as JSON) is what the line mode
+    says, each reason in its English sentence: for a card with no move typed alone, and with ``w``
+    for every card with no move and every table item a card's moves leave, in hand order."""
+    seed, build, state, stuck = stuck_after_first_build(0)
+    page = why_not(view_of(state, 0)).to_json()
+    builds = {build_key(b.cards): b for b in state.builds}
+
+    def item(key: str) -> str:
+        if key in builds:
+            return f"the {builds[key].value}-build ({CARDS.cards(builds[key].cards)})"
+        return CARDS.named(key)
+
+    expected = ["Why not:"]
+    for card in cards_of(state.hands[0]):
+        name = card_name(card)
+        if name in page["cards"]:
+            expected.append(f"  {CARDS.card(card)} cannot be played: {Reason.from_json(page['cards'][name]).text}")
+        for key, data in page["table"].get(name, {}).items():
+            expected.append(f"  {CARDS.card(card)} cannot use {item(key)}: {Reason.from_json(data).text}")
+    assert len(expected) > 2
+    name = card_name(stuck)
+    script = [format_code(build), name, "w", "q"]
+    _, text, _ = play("--seed", str(seed), "--opponent", "random", "--no-save", script=script)
+    replies = text.split("> ")
+    assert replies[2].strip() == f"{name} has no legal move: {Reason.from_json(page['cards'][name]).text}"
+    assert replies[3].splitlines() == expected
 
 
 def test_quitting_saves_the_record_with_result_star(tmp_path: Path) -> None:

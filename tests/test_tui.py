@@ -24,8 +24,8 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Label, OptionList, Static
 
 from cassino.cards import card_name, cards_of
-from cassino.explain import explain_illegal
-from cassino.moves import format_code
+from cassino.explain import Reason, build_key, explain_illegal, why_not
+from cassino.moves import code_card, format_code
 from cassino.notation import position_to_json
 from cassino.players import choose_code, make_player
 from cassino.record import check_record, read_record
@@ -259,6 +259,71 @@ def test_a_card_with_no_legal_move_says_why() -> None:
         assert "rule 7." in message(app)
         assert not app.screen.query_one("#moves", OptionList).display
         assert position_to_json(session_of(app).state) == position
+
+    run(script, "--seed", str(seed), "--opponent", "random", "--no-setup", "--no-save")
+
+
+def test_w_says_why_not_as_the_page_does() -> None:
+    """``w`` lists the page's reasons (``why_not`` of my view, as JSON) in their English sentences:
+    every card's with no card picked, the picked card's alone after a digit; picking a card with
+    several moves and table items it cannot use says that ``w`` tells why. Nothing is played."""
+    seed, build, stuck = no_move_setup()
+
+    def lines_shown(app: CassinoApp) -> list[str]:
+        assert isinstance(app.screen, TextScreen)
+        return [str(line.render()) for line in app.screen.query(".line").results(Static)]
+
+    async def script(pilot: Pilot[int], app: CassinoApp) -> None:
+        await settle(pilot, app)
+        session = session_of(app)
+        page = why_not(session.view(ME)).to_json()
+        hand = cards_of(session.state.hands[ME])
+        legal = session.state.legal_codes()
+        card = next(c for c in hand if card_name(c) in page["table"] and sum(code_card(m) == c for m in legal) > 1)
+        unused = page["table"][card_name(card)]
+        builds = {build_key(b.cards): f"the {b.value}-build ({app.cards.cards(b.cards)})" for b in session.state.builds}
+        before = position_to_json(session.state)
+        await pilot.press(str(hand.index(card) + 1))
+        await pilot.pause()
+        name = app.cards.card(card)
+        items = f"{len(unused)} table item" + ("s" if len(unused) > 1 else "")
+        assert message(app) == (
+            f"{name}: choose what it does (arrows and Enter, or a click; Esc to cancel; w: why it cannot use {items})"
+        )
+        await pilot.press("w")
+        await pilot.pause()
+        assert lines_shown(app) == [
+            f"{name} cannot use {builds.get(key) or app.cards.named(key)}: {Reason.from_json(data).text}"
+            for key, data in unused.items()
+        ]
+        assert str(app.screen.query_one(".title", Label).render()) == f"Why not: {name}"
+        await pilot.press("w", "escape")
+        await pilot.pause()
+        assert position_to_json(session.state) == before
+
+        await type_move(pilot, build)
+        await settle(pilot, app)
+        page = why_not(session.view(ME)).to_json()
+        hand = cards_of(session.state.hands[ME])
+        card = next(c for c in hand if card_name(c) == stuck)
+        refused = f"{app.cards.card(card)} cannot be played: {Reason.from_json(page['cards'][stuck]).text}"
+        await pilot.press("w")
+        await pilot.pause()
+        assert str(app.screen.query_one(".title", Label).render()) == "Why not: your cards"
+        lines = lines_shown(app)
+        assert refused in lines
+        assert len(lines) == len(page["cards"]) + sum(len(items) for items in page["table"].values())
+        assert inside_screen(app.screen.query_one("#dialog"))
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        before = position_to_json(session.state)
+        await pilot.press(str(hand.index(card) + 1), "w")
+        await pilot.pause()
+        assert lines_shown(app) == [refused]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and position_to_json(session.state) == before
 
     run(script, "--seed", str(seed), "--opponent", "random", "--no-setup", "--no-save")
 

@@ -1,19 +1,16 @@
 """The engine's reasons as structured data: the English sentences unchanged, the JSON round trip, a
-German and an Indonesian text for every code, and ``why_not``'s hints for the page.
+German and an Indonesian text for every code, and ``why_not``'s hints in the page's payload.
 
 The English sentences are the command line's and the errors' (other tests compare them), so each
 code is produced here by a real refused move on a scripted position and compared word for word.
-``why_not`` is checked on scripted positions for exact codes and parameters, and on random ones
-for its promise: an entry for everything that cannot be played and nothing else, the same hints
-whatever the hidden cards are.
+``explain.why_not`` itself is tested in tests/test_explain.py; here, that the payload of the seat
+to move carries exactly its answer, and nobody else's payload any.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -23,17 +20,14 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("babel")
 
 from fastapi.testclient import TestClient
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from cassino import State, make_rules
-from cassino.cards import card_name, cards_of, parse_card
-from cassino.explain import REASON_TEXTS, Cards, Rank, Reason, explain_card, explain_illegal, reason_illegal
+from cassino.cards import parse_card
+from cassino.explain import REASON_TEXTS, Cards, Rank, Reason, explain_illegal, reason_illegal, why_not
 from cassino.moves import BUILD, CAPTURE, MoveCode, encode, parse_code
+from cassino.view import view_of
 from cassino.web import create_app, i18n
-from cassino.web.whynot import build_key, why_not
 from positions import build, scripted_position
-from strategies import positions
 from web_support import claim_seats
 
 
@@ -307,25 +301,14 @@ def test_every_engine_reason_keeps_its_english_sentence(code: str, state: State,
 
 
 def test_every_code_is_tested_and_worded_once() -> None:
-    """No code is left without a sentence checked here: engine codes above, why_not's below."""
+    """No code is left without a sentence checked: engine codes above, why_not's own three in
+    tests/test_explain.py."""
     engine = {c[0] for c in ENGINE_CASES}
     assert len(engine) == len(ENGINE_CASES)
     hints = {"capture_no_group", "loose_worth_more", "no_move_with"}
     assert engine | set(FALLBACK_TEXTS) | hints == set(REASON_TEXTS)
     for code, text in FALLBACK_TEXTS.items():
         assert Reason.of(code).text == text
-
-
-def test_explain_card_still_explains_a_card() -> None:
-    """The command line's card query: what a card can do, or the reason it can do nothing."""
-    state = scripted_position(OWN_EIGHT, [["8c", "4d"], ["9h", "Kc"]])
-    assert (
-        explain_card(state, "4d")
-        == "4d has no legal move: you own the 8-build (3c 5d), so you may not trail (rule 7.1)"
-    )
-    assert explain_card(state, "8c") == "8c can: capture 8c 8: 3c 5d"
-    assert explain_card(state, "9h") == "9h is not in your hand"
-    assert explain_card(state, "xx") is None
 
 
 # ----------------------------------------------------------------------------- JSON
@@ -404,155 +387,6 @@ def test_translations_name_the_rules_and_the_game_terms() -> None:
     )
 
 
-# ----------------------------------------------------------------------------- why_not
-
-
-def reason(code: str, **params: Any) -> dict[str, Any]:
-    """A reason's JSON, from params given as JSON (cards as lists of names)."""
-    made = {k: Cards(tuple(v)) if isinstance(v, list) else v for k, v in params.items()}
-    return Reason.of(code, **made).to_json()
-
-
-def test_why_not_a_card_blocked_by_owning_a_build() -> None:
-    """Example 9 with a king: the king captures nothing and may not trail, since seat 0 owns the
-    8-build; the 8 may only take the build, so the loose 4 is no use to it (no 4 joins it to 8, and
-    8 + 4 is too high to build)."""
-    state = scripted_position(["4h", *OWN_EIGHT], [["8c", "4d", "Kd"], ["9h", "9s", "9c"]])
-    assert why_not(state, 0) == {
-        "cards": {"Kd": reason("owner_may_not_trail", value=8, build=["3c", "5d"])},
-        "table": {"8c": {"4h": reason("capture_no_group", value=8, loose=["4h"], card=["8c"])}},
-    }
-
-
-def test_why_not_the_owners_obligation_on_a_table_card() -> None:
-    """The 8 could build 10 with the loose 2 (the ten is kept), but it is the last card that takes
-    seat 0's 8-build, so every move of it must take that build along (7.2)."""
-    state = scripted_position(["2c", *OWN_EIGHT], [["8c", "Td"], ["9h", "9s"]])
-    assert why_not(state, 0) == {
-        "cards": {"Td": reason("owner_may_not_trail", value=8, build=["3c", "5d"])},
-        "table": {"8c": {"2c": reason("last_card_may_not_play", value=8, build=["3c", "5d"], card=["8c"])}},
-    }
-
-
-def test_why_not_table_cards_that_do_not_sum() -> None:
-    """On a 5, a 2 would build 7 but no 7 is kept (6.2), and a 9 would need a loose 4 to take it.
-    On a 3 and a 9, an 8 finds no 5 for the 3 and cannot take or build with the 9 (17); the jack
-    has no value; the king pairs only with a king."""
-    state = scripted_position(["5c"], [["2d", "9s"], ["Th", "Ts"]])
-    assert why_not(state, 0) == {
-        "cards": {},
-        "table": {
-            "2d": {"5c": reason("build_keep_card", value=7, card=["2d"])},
-            "9s": {"5c": reason("capture_no_group", value=9, loose=["5c"], card=["9s"])},
-        },
-    }
-    state = scripted_position(["3h", "9h", "Jd"], [["8c", "Kd"], ["Th", "Ts"]])
-    assert why_not(state, 0)["table"] == {
-        "8c": {
-            "3h": reason("capture_no_group", value=8, loose=["3h"], card=["8c"]),
-            "9h": reason("loose_worth_more", loose=["9h"], card=["8c"], total=17, top=10),
-            "Jd": reason("loose_court_no_value", card=["Jd"]),
-        },
-        "Kd": {"3h": reason("court_pairs_only"), "9h": reason("court_pairs_only"), "Jd": reason("court_pairs_only")},
-    }
-
-
-def test_why_not_a_build_key() -> None:
-    """Example 4: the 9 cannot take the 7-build (nor raise it to 16), nor the loose 2 (no 7 loose)."""
-    state = scripted_position(["2h", build(["4c", "3d"], 7, 1)], [["9s", "7h"], ["9h", "9c"]])
-    key = build_key(mask("3d", "4c"))
-    assert key == "build:3d 4c"
-    assert why_not(state, 0) == {
-        "cards": {},
-        "table": {
-            "9s": {
-                "2h": reason("capture_no_group", value=9, loose=["2h"], card=["9s"]),
-                key: reason("build_not_in_sum", build_value=7, value=9),
-            }
-        },
-    }
-
-
-def test_why_not_builds_that_cannot_be_raised() -> None:
-    """Example 8's frozen multiple build, and a raise that needs a card the hand lacks."""
-    state = scripted_position(["6s", build(["3c", "5d", "8h"], 8, 1)], [["2s", "8c", "Td"], ["9h", "9s", "9c"]])
-    assert why_not(state, 0)["table"] == {
-        "Td": {"6s": reason("capture_no_group", value=10, loose=["6s"], card=["Td"]),
-               "build:3c 5d 8h": reason("build_not_in_sum", build_value=8, value=10)},
-        "8c": {"6s": reason("capture_no_group", value=8, loose=["6s"], card=["8c"])},
-    }  # fmt: skip
-    state = scripted_position([build(["2c", "3c"], 5, 1)], [["Ac", "4h"], ["9h", "9s"]])
-    assert why_not(state, 0)["table"] == {
-        "Ac": {"build:2c 3c": reason("build_keep_card", value=6, card=["Ac"])},
-        "4h": {"build:2c 3c": reason("build_keep_card", value=9, card=["4h"])},
-    }
-
-
-def test_why_not_is_empty_when_the_hand_is_over_and_refuses_another_seat() -> None:
-    assert why_not(hand_over_state(), 0) == {"cards": {}, "table": {}}
-    with pytest.raises(ValueError, match="not to move"):
-        why_not(scripted_position(["5c"], [["2d"], ["9h"]]), 1)
-
-
-def items_of(state: State) -> dict[str, int]:
-    """Every table item by its key: loose cards by name, builds by ``build_key``."""
-    items = {card_name(c): 1 << c for c in cards_of(state.loose)}
-    items.update({build_key(b[0]): b[0] for b in state.builds})
-    return items
-
-
-def reshuffled(state: State, seed: int) -> State:
-    """The same position with the other seats' hands and the rest of the stock dealt anew from
-    their cards together (each hand keeping its size)."""
-    seat = state.to_move
-    pool = [c for s, h in enumerate(state.hands) if s != seat for c in cards_of(h)] + list(state.remaining_stock)
-    random.Random(seed).shuffle(pool)
-    other = state.copy()
-    hands = list(state.hands)
-    at = 0
-    for s, h in enumerate(state.hands):
-        if s != seat:
-            n = h.bit_count()
-            hands[s] = sum(1 << c for c in pool[at : at + n])
-            at += n
-    other.hands = tuple(hands)
-    other.stock = state.stock[: state.stock_pos] + tuple(pool[at:])
-    return other
-
-
-@settings(max_examples=300, deadline=None)
-@given(positions(), st.integers(0, 2**32 - 1))
-def test_why_not_covers_exactly_what_cannot_be_played(state: State, seed: int) -> None:
-    """Every hand card without a move has its trail's reason, every (card, item) absent from that
-    card's moves has a specific reason, nothing in a legal move is listed, and the hints do not
-    change when the hidden cards are dealt differently."""
-    if state.hand_over:
-        return
-    seat = state.to_move
-    got = why_not(state, seat)
-    json.dumps(got)
-    used: dict[str, int] = {}
-    for code in state.legal_codes():
-        name = card_name((code >> 2) & 63)
-        used[name] = used.get(name, 0) | code >> 12
-    hand = [card_name(c) for c in cards_of(state.hands[seat])]
-    assert set(got["cards"]) == {n for n in hand if n not in used}
-    for name, data in got["cards"].items():
-        assert data == reason_illegal(state, parse_card(name) << 2).to_json()
-    expected_table = {}
-    for name in hand:
-        if name in used:
-            absent = {key for key, m in items_of(state).items() if not m & used[name]}
-            if absent:
-                expected_table[name] = absent
-    assert {name: set(d) for name, d in got["table"].items()} == expected_table
-    for entries in got["table"].values():
-        for data in entries.values():
-            assert data["code"] != "no_move_with", data  # always a specific cause
-            assert Reason.from_json(data).to_json() == data
-    assert why_not(reshuffled(state, seed), seat) == got
-
-
 # ----------------------------------------------------------------------------- payload
 
 
@@ -564,6 +398,7 @@ def test_the_payload_carries_why_not_only_for_the_seat_to_move(tmp_path: Path) -
         made = r.json()
         tokens = claim_seats(client, made)
         game = made["game"]
+        live = client.app.state.service.games[game]  # type: ignore[attr-defined]
         public = client.get(f"/api/games/{game}").json()
         assert "why_not" not in public
         mover = public["to_move"]
@@ -573,6 +408,7 @@ def test_the_payload_carries_why_not_only_for_the_seat_to_move(tmp_path: Path) -
                 assert "why_not" not in mine
                 continue
             why = mine["why_not"]
+            assert why == why_not(view_of(live.game.state, seat)).to_json()
             assert set(why) == {"cards", "table"}
             assert set(why["cards"]) | set(why["table"]) <= set(mine["hand"])
             playable = {m["card"] for m in mine["legal"]}

@@ -692,15 +692,3 @@ def check_build_split(state: State, card: int, value: int, taken: CardMask) -> R
     if extra is not None and vector in splittable(vector, value, extra, False):
         return None
     return Reason.of("build_no_split", card=Cards.one(card), cards=Cards.of(taken), value=value)
-
-
-# ----------------------------------------------------------------------------- hints (cassino.web.whynot)
-
-words(
-    capture_no_group="no loose cards make {value} together with {loose}, so {card} cannot capture it",
-    loose_worth_more=(
-        "{loose} is worth more than {card} can capture, and together they make {total}, "
-        "more than a build may be worth ({top})"
-    ),
-    no_move_with="no legal move of {card} takes or joins {item}",
-)

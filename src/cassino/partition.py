@@ -187,6 +187,16 @@ def is_splittable(vector: ValueVector, value: int) -> bool:
     return vector in splittable(vector, value, 0, False)
 
 
+def in_some_group(available: ValueVector, value: int, extra: int) -> bool:
+    """True when one card worth ``extra`` (at least 1) lies in some group worth ``value`` with cards
+    of ``available``: alone when it is worth ``value``, else with a group of ``groups``. This is
+    whether ``splittable(available, value, extra, False)`` has any vector, asked of its first step
+    alone (a loose card that no capture of a value can take lies in no such group)."""
+    if extra == value:
+        return True
+    return 0 < extra < value and bool(groups(value - extra, available))
+
+
 _CHOICES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(sum(c) for c in combinations([1 << i for i in range(4) if pattern >> i & 1], k)) for k in range(5))
     for pattern in range(16)

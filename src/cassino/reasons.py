@@ -2,8 +2,8 @@
 
 A reason is structured, a ``Reason`` (a code and its parameters), so that the browser can show it in
 the player's language from the catalogues (key ``reason.<code>``); ``REASON_TEXTS`` gathers the one
-English wording of every code, registered by ``checks`` beside each rule (``words``), which the
-command line prints through ``Reason.text`` and the English catalogue reads. ``CodedMessage`` is
+English wording of every code, registered by ``checks`` beside each rule and by ``explain`` beside
+``why_not`` (``words``), which the command line prints through ``Reason.text`` and the English catalogue reads. ``CodedMessage`` is
 the base of these reasons and of the teaching library's messages.
 
 This module is never compiled (``cassino.native``): the teaching library subclasses

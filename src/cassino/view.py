@@ -2,18 +2,25 @@
 
 A ``View`` is built from a ``State`` by ``view_of`` and holds no reference to it: other players'
 hands and the order of the stock are simply not in it, so no player can peek by accident or design.
-Captured piles are public (every captured card was face up before it was taken).
+Captured piles are public (every captured card was face up before it was taken). Someone watching
+is given ``spectator_view``, whose seat is ``SPECTATOR``: the public fields alone. ``public_position``
+is the one way back from a view to a ``State``, holding nothing the view does not.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import FULL_DECK, CardMask, field_values
 from .moves import Move, MoveCode, format_code
 from .rules import Rules
 from .state import Build, State
 from .state import build_is_single as build_is_single  # what a seat sees of a build: is it single
+
+SPECTATOR: Final = -1
+"""The seat of a spectator's view (``spectator_view``): nobody's, so it holds no hand and no legal
+moves. Only the apps make one, for someone watching; players are never given it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +29,7 @@ class View:
 
     rules: Rules
     seat: int
+    """The seat whose view this is (``SPECTATOR`` for someone watching)."""
     dealer: int
     to_move: int
     hand: CardMask
@@ -64,16 +72,34 @@ class View:
 def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] | None = None) -> View:
     """The view of ``seat``: its own hand, the public table, piles and counts, nothing hidden.
 
-    ``history`` defaults to the moves pushed on ``state`` (this hand's, when it was dealt afresh)."""
-    if history is None:
-        history = state.seat_moves()
+    ``history`` defaults to the moves pushed on ``state`` (this hand's, when it was dealt afresh).
+    A seat out of range is refused: read as an index, -1 would be the last seat's hand."""
+    if not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat} is out of range for {state.players} players (a spectator: spectator_view)")
     legal = tuple(state.legal_codes()) if state.to_move == seat and state.hands[seat] else ()
+    return _view(state, seat, state.hands[seat], legal, history)
+
+
+def spectator_view(state: State, history: tuple[tuple[int, MoveCode], ...] | None = None) -> View:
+    """What someone watching may see: the public table, piles and counts, with no hand and no legal
+    moves (seat ``SPECTATOR``), so a spectator's payload reads no seat's view."""
+    return _view(state, SPECTATOR, 0, (), history)
+
+
+def _view(
+    state: State,
+    seat: int,
+    hand: CardMask,
+    legal: tuple[MoveCode, ...],
+    history: tuple[tuple[int, MoveCode], ...] | None,
+) -> View:
+    """A view of ``state`` with the given hand and legal moves, and every public field."""
     return View(
         rules=state.rules,
         seat=seat,
         dealer=state.dealer,
         to_move=state.to_move,
-        hand=state.hands[seat],
+        hand=hand,
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         loose=state.loose,
         builds=state.builds,
@@ -82,6 +108,21 @@ def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] |
         sweeps=state.sweeps,
         last_capturer=state.last_capturer,
         scores=state.scores,
-        history=history,
+        history=state.seat_moves() if history is None else history,
         legal=legal,
     )
+
+
+def public_position(view: View) -> State:
+    """The position as ``view`` knows it, the one way from a view back to a ``State``: the view's
+    own hand, the public table, piles, sweeps and scores; the other hands and the stock are empty,
+    since their cards are hidden. The engine's checks can then be asked about the seat's own moves
+    with nothing hidden there to read; what depends on the other hands or the stock (whose turn
+    comes next, whether the hand is over, the next deal) it does not answer."""
+    hands = [0] * view.rules.players
+    if view.seat != SPECTATOR:
+        hands[view.seat] = view.hand
+    return State(
+        view.rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=view.loose, builds=view.builds,
+        stock=(), captured=view.captured, sweeps=view.sweeps, last_capturer=view.last_capturer, scores=view.scores,
+    )  # fmt: skip

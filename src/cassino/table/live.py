@@ -22,7 +22,7 @@ from ..moves import CAPTURE, MoveCode, code_cards, code_kind
 from ..players.base import decide
 from ..rules import Rules
 from ..state import State
-from ..view import View, view_of
+from ..view import View, spectator_view, view_of
 from .errors import ClosedError, NotNowError, NotSeatedError
 from .events import CountEnded, CountStarted, Dealt, Event, GameOver, HandEnded, Moved, Pressed, TakenBack
 from .seats import BOT, HUMAN, Seat
@@ -78,7 +78,7 @@ class Frame:
 
 
 def _frame(state: State, hand: int, move: tuple[int, MoveCode] | None) -> Frame:
-    return Frame(hand, move, state.hands, view_of(state, 0), None if state.hand_over else state.to_move)
+    return Frame(hand, move, state.hands, spectator_view(state), None if state.hand_over else state.to_move)
 
 
 def side_name(rules: Rules, names: Sequence[str], side: int) -> str:

@@ -5,12 +5,13 @@ partnerships, opponents, seed; Start always in view); then the table: builds wit
 whose they are always in view, your hand as buttons, the scores, the deal and "last deal", each
 other seat's last move (your partner marked) and whose turn it is. Pick a card (its number key or
 a click), then what it does from the list; or type a move in notation after ``:``. ``u`` takes
-back your last move, ``l`` shows the hand's moves, ``h`` hints (and says why), ``t`` shows
-trackers, ``r`` shows every lesson, ``?`` lists every key, ``q`` asks before leaving. A refused move
-always says why. In the tutorial each lesson comes up in a box the first time its idea does; with
-the coach its note on each of your moves shows under the table, weighed in a worker thread so the
-table never waits. After each hand a score breakdown, at the end a summary (and the coach's
-review); the record of every game is saved.
+back your last move, ``l`` shows the hand's moves, ``h`` hints (and says why), ``w`` says why
+the picked card (or each card) cannot use what it cannot, ``t`` shows trackers, ``r`` shows every
+lesson, ``?`` lists every key, ``q`` asks before leaving. A refused move, and a picked card with no
+move, always says why: the page's reasons (``explain.why_not``), in English. In the tutorial each
+lesson comes up in a box the first time its idea does; with the coach its note on each of your
+moves shows under the table, weighed in a worker thread so the table never waits. After each hand
+a score breakdown, at the end a summary (and the coach's review); the record of every game is saved.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from textual.worker import Worker, WorkerState
 
 from ..cards import SUITS, card_name, cards_of
 from ..errors import IllegalMoveError, UndoError
-from ..explain import explain_illegal
+from ..explain import why_not
 from ..learn import CoachNote, LessonNote, Message, all_lessons
 from ..moves import MoveCode, MoveError, code_card, parse_code
 from ..players import LEVELS
@@ -62,6 +63,7 @@ from .table_text import (
     taken_line,
     wants_ascii,
     whose,
+    why_not_lines,
 )
 
 _SUIT_STYLE = {"c": "bold", "d": "bold red", "h": "bold red", "s": "bold"}
@@ -74,6 +76,7 @@ KEYS = (
     ("u", "undo: take back your move and the computer moves after it"),
     ("l", "the log: every move of this hand"),
     ("h", "a hint, and why"),
+    ("w", "why not: what the picked card (or each card) cannot do, and why"),
     ("t", "trackers: cards and spades your side has taken"),
     ("r", "the lessons: every lesson of the tutorial"),
     ("?", "this help"),
@@ -422,6 +425,7 @@ class GameScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("l", "log", "Log"),
         Binding("h", "hint", "Hint"),
+        Binding("w", "why_not", "Why not", show=False),
         Binding("t", "trackers", "Trackers"),
         Binding("r", "lessons", "Lessons"),
         Binding("colon", "type_move", "Type", show=False),
@@ -618,15 +622,15 @@ class GameScreen(Screen[None]):
             self.say(f"You have no card {index + 1}.")
             return
         card = cards[index]
-        state = self.session.state
-        codes = [m.code for m in state.legal_moves() if code_card(m.code) == card]
+        codes = [m.code for m in self.session.state.legal_moves() if code_card(m.code) == card]
         self.picked = card
         self.refresh_view()
         self.clear_choices()
         moves = self.query_one("#moves", OptionList)
         name = self.cards.card(card)
+        why = why_not(self.session.view(self.me))
         if not codes:
-            self.say(f"{name} cannot be played: {explain_illegal(state, card << 2)}", "bold red")
+            self.say(f"{name} cannot be played: {why.cards[card].text}", "bold red")
             return
         if len(codes) == 1:
             self.play(codes[0])
@@ -635,7 +639,25 @@ class GameScreen(Screen[None]):
         moves.display = True
         moves.highlighted = 0
         moves.focus()
-        self.say(f"{name}: choose what it does (arrows and Enter, or a click; Esc to cancel)")
+        unused = len(why.table.get(card, {}))
+        also = f"; w: why it cannot use {plural(unused, 'table item')}" if unused else ""
+        self.say(f"{name}: choose what it does (arrows and Enter, or a click; Esc to cancel{also})")
+
+    def action_why_not(self) -> None:
+        """Why the picked card cannot be played or cannot use some table items, or every card's
+        reasons when none is picked: the page's reasons (``explain.why_not``) on a page of lines."""
+        if not self.session.human_to_move():
+            self.say("Wait: it is not your turn.")
+            return
+        lines = why_not_lines(why_not(self.session.view(self.me)), self.cards, self.picked)
+        if self.picked is None:
+            title = "Why not: your cards"
+            lines = lines or ["Nothing is refused: each card has moves that use every table item."]
+        else:
+            name = self.cards.card(self.picked)
+            title = f"Why not: {name}"
+            lines = lines or [f"Some move of {name} uses each table item."]
+        self.app.push_screen(TextScreen(title, lines, "w", "w", at_end=False))
 
     @on(OptionList.OptionSelected, "#moves")
     def move_chosen(self, event: OptionList.OptionSelected) -> None:

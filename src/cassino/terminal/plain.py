@@ -17,7 +17,7 @@ from enum import Enum
 from typing import TextIO
 
 from ..errors import IllegalMoveError, UndoError
-from ..explain import explain_card
+from ..explain import explain_card, why_not
 from ..learn import LessonNote, all_lessons
 from ..moves import MoveCode, MoveError, parse_code
 from .session import Session
@@ -41,6 +41,7 @@ from .table_text import (
     taken_line,
     wants_ascii,
     whose,
+    why_not_lines,
 )
 
 COMMANDS = (
@@ -48,6 +49,7 @@ COMMANDS = (
     ("MOVE", "play a move in notation, e.g. build 3c 3: 3h (suit symbols or letters, 10 or T)"),
     ("CARD", "a card alone, e.g. 7h: what it can do, or why it can do nothing"),
     ("h, hint", "a suggested move, and why"),
+    ("w, why", "why a card cannot be played, or cannot use a table item (for each card)"),
     ("t, trackers", "the cards and spades your side has taken this hand"),
     ("u, undo", "take back your last move and the computer moves after it"),
     ("l, log", "every move of this hand so far"),
@@ -197,6 +199,7 @@ class PlainGame:
         table: dict[str, Callable[[], Turn]] = {}
         for names, action in (
             (("h", "hint"), self._hint),
+            (("w", "why"), self._why),
             (("t", "trackers"), self._trackers),
             (("u", "undo"), self._undo),
             (("l", "log"), self._log),
@@ -211,6 +214,14 @@ class PlainGame:
 
     def _hint(self) -> Turn:
         self.say(f"hint: {hint_line(*self.session.coach.hint(), self.cards)}")
+        return Turn.AGAIN
+
+    def _why(self) -> Turn:
+        """The reasons the page shows on this turn, for every card of the hand."""
+        lines = why_not_lines(why_not(self.session.view(self.me)), self.cards)
+        self.say("Why not:" if lines else "Nothing is refused: each card has moves that use every table item.")
+        for line in lines:
+            self.say(f"  {line}")
         return Turn.AGAIN
 
     def _lessons(self) -> Turn:
@@ -260,7 +271,6 @@ class PlainGame:
 
     def _move_of(self, text: str, codes: list[MoveCode]) -> MoveCode | Turn:
         """The move an answer names, or ``Turn.AGAIN`` after saying why it is not one."""
-        state = self.session.state
         typed = from_symbols(text)
         if typed.isdigit():
             if not 1 <= int(typed) <= len(codes):
@@ -268,14 +278,14 @@ class PlainGame:
                 return Turn.AGAIN
             return codes[int(typed) - 1]
         if len(typed) in (2, 3):
-            # A card alone: list what it can do, or say why it can do nothing.
-            reply = explain_card(state, typed)
+            # A card alone: list what it can do, or say why it can do nothing (the page's reason).
+            reply = explain_card(self.session.view(self.me), typed)
             if reply is not None:
                 self.say(reply)
                 return Turn.AGAIN
         try:
             code = parse_code(typed)
-            state.verify(code)
+            self.session.state.verify(code)
         except (MoveError, IllegalMoveError) as exc:
             self.say(f"not possible: {exc}")
             return Turn.AGAIN

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..cards import card_name, cards_of, parse_card
+from ..explain import TableItem, WhyNot
 from ..learn import Advice, CoachNote, Lesson, LessonNote, Message, Review
 from ..learn.messages import english
 from ..moves import BUILD, CAPTURE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, format_code
@@ -171,6 +172,28 @@ def build_head(build: Build, owner: Callable[[int], str]) -> str:
     """What a build is, before its cards: ``your 8-build (single)``."""
     kind = "single" if build_is_single(build) else "multiple"
     return f"{owner(build.owner)} {build.value}-build ({kind})"
+
+
+def item_text(item: TableItem, cards: CardText) -> str:
+    """A table item in words: a loose card, or ``the 8-build (3♣ 5♦)``."""
+    if isinstance(item, int):
+        return cards.card(item)
+    return f"the {item.value}-build ({cards.cards(item.cards)})"
+
+
+def why_not_lines(why: WhyNot, cards: CardText, card: int | None = None) -> list[str]:
+    """The reasons the page shows for what cannot be played (``explain.why_not``), in their English
+    sentences: each card with no move, and each table item a card's moves leave; ``card``'s alone
+    when given, else every card's in hand order."""
+    lines = []
+    for c in sorted({*why.cards, *why.table}):
+        if card is not None and c != card:
+            continue
+        if c in why.cards:
+            lines.append(f"{cards.card(c)} cannot be played: {why.cards[c].text}")
+        for item, reason in why.table.get(c, {}).items():
+            lines.append(f"{cards.card(c)} cannot use {item_text(item, cards)}: {reason.text}")
+    return lines
 
 
 def taken_line(cards_taken: int, spades: int) -> str:

@@ -3,7 +3,7 @@
 ``cassino serve`` starts it (``run_server``); ``create_app`` builds the app for tests and embedding.
 The engine never depends on this package: it needs the ``web`` extra (FastAPI, uvicorn, SQLAlchemy).
 ``create_app`` and ``run_server`` are imported on first use, so that the modules that need no extra
-(``cassino.web.fair``, ``payloads``, ``whynot``) import without FastAPI installed.
+(``cassino.web.fair``, ``payloads``) import without FastAPI installed.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""The JSON each client is sent, built from ``view_of`` alone: a seat sees its hand, nobody else's.
+"""The JSON each client is sent, built from views alone: a seat sees its hand, nobody else's.
 
-A seat's payload holds its own hand and legal moves; a spectator's holds neither. Everything else
+A seat's payload holds its own hand and legal moves (``view_of``), and on its turn the reasons for
+what it cannot play (``explain.why_not`` of that view); a spectator's, built from
+``spectator_view``, holds none of them. Everything else
 (the table, the captured piles, hand sizes, the stock's size, this hand's moves, scores, finished
 hands' breakdowns and the deck commitments) is public. Decks and salts are never here: they are
 fetched from the reveal endpoint once their hand is over.
@@ -13,13 +15,13 @@ from functools import lru_cache
 from typing import Any
 
 from ..cards import card_name, cards_of
+from ..explain import why_not
 from ..moves import KIND_NAMES, code_card, code_kind, code_table, code_value
 from ..moves import format_code as _format_code
 from ..scoring import CountItem, expected_checksum
 from ..table import Frame
-from ..view import View, build_is_single, view_of
+from ..view import View, build_is_single, spectator_view, view_of
 from .model import LiveGame
-from .whynot import why_not
 
 format_code = lru_cache(maxsize=1 << 16)(_format_code)
 """Move lines, cached: a payload repeats the hand's moves and legal moves at every move."""
@@ -132,8 +134,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
     """What everyone may see, a spectator's payload: no hand, no legal moves. During the count
     between hands (``phase``) the table is already the next hand's, but nothing may be played."""
     state = live.game.state
-    # Only the view's public fields are read here; a seat not on move spares the legal moves.
-    view = view_of(state, (state.to_move + 1) % live.rules.players)
+    view = spectator_view(state)
     return {
         "type": "state",
         "game": live.id,
@@ -175,7 +176,7 @@ def state_payload(live: LiveGame, seat: int | None, public: dict[str, Any] | Non
         payload["legal"] = [legal_move(c) for c in legal]
         payload["can_undo"] = live.can_undo(seat)
         if seat == live.game.state.to_move and live.phase == "play" and not live.abandoned:
-            payload["why_not"] = why_not(live.game.state, seat)
+            payload["why_not"] = why_not(view).to_json()
     return payload
 
 
