@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from cassino.errors import ServiceError
 from cassino.rules import make_rules
+from cassino.web.errors import ServiceError
 from cassino.web.fair import commitment, deck_text, new_salt, secure_deck
 from cassino.web.model import LiveGame, server_game
 from cassino.web.payloads import state_payload

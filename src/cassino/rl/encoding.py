@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import DECK_SIZE, CardMask, cards_of
-from ..errors import ActionError as ActionError
 from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, encode
 from ..rules import COURT_CAPTURES, TRAIL_RESTRICTIONS, Rules
 from ..view import View
+from .errors import ActionError as ActionError
 
 MODES = 16
 """Ways to play a card: trail, capture at its value, capture as 14, build 2..14."""

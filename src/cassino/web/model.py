@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card
-from ..errors import ServiceError
 from ..game import Game, last_move_index, undo_refusal
 from ..learn import Assessment, Coach
 from ..moves import MoveCode
 from ..players import Player
 from ..rules import Rules
 from ..view import View
+from .errors import ServiceError
 from .fair import derive_deck, secure_deck, seed_commitment
 from .store import HandRow
 

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import IllegalMoveError
-from ..errors import ServiceError as ServiceError
 from ..game import Game
 from ..learn import Assessment
 from ..moves import MoveCode, MoveError, format_code, parse_code
@@ -43,6 +42,7 @@ from ..record import record_of_game, write_record
 from ..rules import Rules, RulesError, make_rules
 from ..view import View, view_of
 from . import teaching, thinking
+from .errors import ServiceError as ServiceError
 from .fair import (
     LEGACY,
     SCHEME,

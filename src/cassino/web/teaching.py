@@ -13,7 +13,6 @@ import hashlib
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
-from ..errors import ServiceError
 from ..learn import (
     TUTORIAL_OPPONENT,
     TUTORIAL_RULES,
@@ -30,6 +29,7 @@ from ..rules import Rules
 from ..scoring import CountItem
 from ..state import State
 from ..view import View, view_of
+from .errors import ServiceError
 from .model import Learner, LiveGame
 from .payloads import table_json
 
