@@ -15,23 +15,15 @@ from typing import Any
 from hypothesis import strategies as st
 
 from cassino import PRESETS, Rules, State, make_rules
+from cassino.rules import COURT_CAPTURES, OPTIONS, SCORINGS, TIEBREAKS, TRAIL_RESTRICTIONS
 
 HAND_MOVES = 48
 """Every hand has exactly 48 plays: 52 cards less the 4 dealt to the table."""
 
 
-BOOLEAN_OPTIONS = (
-    "royal",
-    "royal_ace_high",
-    "sweeps",
-    "capture_must_be_maximal",
-    "owner_may_trail",
-    "raise_own_build",
-    "table_cards_may_raise",
-    "duplicate_value_builds",
-    "draw",
-)
-"""The on/off options of the rules, each drawn half the time by the random rule sets."""
+BOOLEAN_OPTIONS = tuple(o.name for o in OPTIONS if o.type == "bool" and not o.refused)
+"""The on/off options of the rules, each drawn half the time by the random rule sets (``sweeps_cancel``,
+refused with more than two sides, is drawn apart)."""
 
 
 @st.composite
@@ -59,11 +51,11 @@ def rules_st(
         if pick(st.booleans()):  # half the time keep the preset's value
             options[name] = pick(st.booleans())
     if pick(st.booleans()):
-        options["court_capture"] = pick(st.sampled_from(("one", "all", "one_or_three")))
+        options["court_capture"] = pick(st.sampled_from(COURT_CAPTURES))
     if pick(st.booleans()):
-        options["trail_restriction"] = pick(st.sampled_from(("none", "no_capturing_card", "no_rank_match")))
+        options["trail_restriction"] = pick(st.sampled_from(TRAIL_RESTRICTIONS))
     if pick(st.booleans()):
-        options["scoring"] = pick(st.sampled_from(("standard", "spade")))
+        options["scoring"] = pick(st.sampled_from(SCORINGS))
     if pick(st.booleans()):
         options["target"] = pick(st.integers(1, 61))
     options.update(fixed)
@@ -74,7 +66,7 @@ def rules_st(
         if scoring == "spade":
             options["tiebreak"] = "higher_total"
         elif pick(st.booleans()):
-            options["tiebreak"] = pick(st.sampled_from(("higher_total", "count_out")))
+            options["tiebreak"] = pick(st.sampled_from(TIEBREAKS))
     if "sweeps_cancel" not in fixed:
         options["sweeps_cancel"] = sides == 2 and pick(st.booleans())
     return make_rules(preset, **options)

@@ -4,7 +4,12 @@ players that may return a ``Move`` as well as a code."""
 from __future__ import annotations
 
 import ast
+import importlib
+import pkgutil
+import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -18,6 +23,48 @@ from cassino.view import View, view_of
 SRC = Path(cassino.__file__).resolve().parent
 
 
+ENGINE_ERRORS = frozenset(
+    {
+        "CassinoError",
+        "CardError",
+        "MoveError",
+        "IllegalMoveError",
+        "PositionError",
+        "RulesError",
+        "RecordError",
+        "UndoError",
+    }
+)
+"""The errors ``cassino`` exports: the engine's, defined in ``cassino/errors.py``."""
+
+ERRORS_BY_MODULE = {
+    "cassino.errors": ENGINE_ERRORS,
+    "cassino.players.errors": {"WeightsError"},
+    "cassino.rl.errors": {"ActionError"},
+    "cassino.web.errors": {
+        "ServiceError",
+        "StoreError",
+        "StaleGameError",
+        "StaleDealError",
+        "CatalogueError",
+        "ListenError",
+    },
+    "cassino.cli.errors": {"CliError", "ArenaUsageError", "NotVerifiedError"},
+}
+"""Where every error of the package lives: the engine's at the root, each app's (and the players')
+in its own ``errors`` module."""
+
+SIGNALS = {
+    "cassino.players.solver.SolverBudgetExceeded": "the solver's node budget running out, raised and caught "
+    "inside the search (players/search.py); it never leaves the package, so it is no error of it",
+}
+"""Exceptions that are control flow inside the package rather than errors it raises to a caller."""
+
+EXTRAS = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "babel", "numpy", "gymnasium", "pettingzoo")
+EXTRAS += ("pyspiel", "textual", "torch", "ray", "matplotlib", "tqdm", "psycopg")
+"""The third-party packages of the extras (pyproject.toml): an error module must pull in none."""
+
+
 def _error_classes() -> dict[str, str]:
     """Every class of the package whose name ends in ``Error``, by name, with the module defining it
     (read from the source, so that modules needing an extra are covered without importing them)."""
@@ -25,27 +72,118 @@ def _error_classes() -> dict[str, str]:
     for path in sorted(SRC.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and node.name.endswith("Error"):
-                found[node.name] = str(path.relative_to(SRC))
+                assert node.name not in found, f"{node.name} is defined twice: {found[node.name]} and {path}"
+                found[node.name] = ".".join(("cassino", *path.relative_to(SRC).with_suffix("").parts))
     return found
 
 
-def test_every_error_is_a_cassino_error_and_a_value_error() -> None:
-    found = _error_classes()
-    assert {"CardError", "MoveError", "IllegalMoveError", "ServiceError", "CliError"} <= set(found)
-    for name, where in found.items():
-        assert where == "errors.py", f"{name} is defined in {where}: define it in errors.py under CassinoError"
-        cls = getattr(cassino, name)
-        assert name in cassino.__all__, name
-        assert issubclass(cls, CassinoError) and issubclass(cls, ValueError), name
-    assert set(cassino.errors.__all__) == set(found)
+def test_every_error_lives_in_an_errors_module() -> None:
+    """The engine's errors in ``cassino/errors.py``, each app's in its own ``errors.py``, nowhere else."""
+    by_module: dict[str, set[str]] = {}
+    for name, module in _error_classes().items():
+        by_module.setdefault(module, set()).add(name)
+    assert by_module == ERRORS_BY_MODULE
+    for module, names in ERRORS_BY_MODULE.items():
+        assert set(importlib.import_module(module).__all__) == names, module
 
 
-def test_errors_module_imports_nothing_of_the_package() -> None:
-    """errors.py sits below every module, so that each can import it and ``cassino`` export them all."""
-    tree = ast.parse((SRC / "errors.py").read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            assert node.level == 0 and not (node.module or "").startswith("cassino"), ast.dump(node)
+def test_the_root_exports_only_the_engine_errors() -> None:
+    exported = {n for n in cassino.__all__ if isinstance(getattr(cassino, n), type)}
+    errors = {n for n in exported if issubclass(getattr(cassino, n), BaseException)}
+    assert errors == ENGINE_ERRORS
+    assert set(cassino.errors.__all__) == ENGINE_ERRORS
+
+
+def _import_every_module() -> tuple[list[ModuleType], list[str]]:
+    """Every module of the package, imported, and the names of those skipped because an extra they
+    need is not installed (``__main__`` is not imported: it runs the command)."""
+    modules: list[ModuleType] = []
+    skipped: list[str] = []
+    for info in pkgutil.walk_packages(cassino.__path__, "cassino."):
+        if info.name.rpartition(".")[2] == "__main__":
+            continue
+        try:
+            modules.append(importlib.import_module(info.name))
+        except ModuleNotFoundError as exc:
+            if (exc.name or "").partition(".")[0] in ("", "cassino"):
+                raise
+            skipped.append(info.name)
+    return modules, skipped
+
+
+def _exception_classes(modules: list[ModuleType]) -> dict[str, type[BaseException]]:
+    """The exception classes the modules define, by module and name."""
+    found: dict[str, type[BaseException]] = {}
+    for module in modules:
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == module.__name__:
+                found[f"{module.__name__}.{value.__qualname__}"] = value
+    return found
+
+
+def test_every_exception_of_the_package_is_a_cassino_error() -> None:
+    """Each exception class of every importable module, whatever its name, is a ``CassinoError``
+    (and so a ``ValueError``) defined where ``ERRORS_BY_MODULE`` says, save the documented signals."""
+    modules, skipped = _import_every_module()
+    assert len(modules) > 60, "the walk must reach every module"
+    assert not set(ERRORS_BY_MODULE) & set(skipped), "an errors module must import without any extra"
+    found = _exception_classes(modules)
+    assert set(SIGNALS) <= set(found), "a signal listed here no longer exists"
+    errors = {name: cls for name, cls in found.items() if name not in SIGNALS}
+    assert not_cassino_errors(errors) == []
+    assert set(errors) == {f"{module}.{name}" for module, names in ERRORS_BY_MODULE.items() for name in names}
+    assert all(issubclass(cls, ValueError) for cls in errors.values())
+    assert issubclass(found["cassino.web.errors.StoreError"], RuntimeError)
+
+
+def not_cassino_errors(classes: dict[str, type[BaseException]]) -> list[str]:
+    """The names of the exception classes that are not a ``CassinoError``, sorted."""
+    return sorted(name for name, cls in classes.items() if not issubclass(cls, CassinoError))
+
+
+def test_the_check_names_an_exception_that_is_no_cassino_error() -> None:
+    """The walk sees an exception class whatever its name, and a failure names it with its module."""
+
+    class Interrupted(RuntimeError):  # noqa: N818 (named so on purpose: the walk reads bases, not names)
+        pass
+
+    class RefusedError(CassinoError):
+        pass
+
+    module = ModuleType("cassino.fake")
+    for cls in (Interrupted, RefusedError):
+        cls.__module__, cls.__qualname__ = module.__name__, cls.__name__
+        setattr(module, cls.__name__, cls)
+    module.CassinoError = CassinoError  # imported, not defined here: not counted
+    found = _exception_classes([module])
+    assert sorted(found) == ["cassino.fake.Interrupted", "cassino.fake.RefusedError"]
+    assert not_cassino_errors(found) == ["cassino.fake.Interrupted"]
+
+
+def test_errors_modules_import_only_the_base() -> None:
+    """``cassino/errors.py`` imports nothing of the package (it sits below every module); the other
+    errors modules import of the package only that base, so catching an app's error needs no extra."""
+    for module in ERRORS_BY_MODULE:
+        path = SRC.joinpath(*module.split(".")[1:]).with_suffix(".py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            assert not isinstance(node, ast.Import), f"{path}: {ast.unparse(node)}"
+            if isinstance(node, ast.ImportFrom):
+                top = (node.module or "").partition(".")[0]
+                allowed = node.level == 0 and top in sys.stdlib_module_names
+                if module != "cassino.errors":
+                    allowed |= (node.level, node.module) == (2, "errors")
+                assert allowed, f"{path}: {ast.unparse(node)}"
+
+
+def test_app_errors_import_without_their_extras() -> None:
+    """In a fresh interpreter, importing every errors module loads none of the extras' packages."""
+    code = (
+        "import sys\n"
+        f"for m in {sorted(ERRORS_BY_MODULE)!r}: __import__(m)\n"
+        f"print(sorted(n for n in {EXTRAS!r} if n in sys.modules))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout == "[]\n", run.stdout
 
 
 def test_engine_errors_are_caught_by_the_base() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cassino.errors import WeightsError
 from cassino.players import features as f
+from cassino.players.errors import WeightsError
 from cassino.players.network import Network
 from cassino.view import view_of
 from positions import build, scripted_position

@@ -27,7 +27,7 @@ from cassino.record import (
     replay,
     write_record,
 )
-from cassino.rules import PRESETS, Rules, make_rules
+from cassino.rules import COURT_CAPTURES, PRESETS, SCORINGS, TIEBREAKS, TRAIL_RESTRICTIONS, Rules, make_rules
 from strategies import BOOLEAN_OPTIONS, rules_st
 
 SEATINGS: list[tuple[int, bool]] = [(2, False), (3, False), (4, False), (4, True)]
@@ -51,9 +51,9 @@ def random_rules(rng: random.Random, preset: str, players: int, partnerships: bo
         if rng.random() < 0.5:
             options[name] = rng.random() < 0.5
     for name, choices in (
-        ("court_capture", ("one", "all", "one_or_three")),
-        ("trail_restriction", ("none", "no_capturing_card", "no_rank_match")),
-        ("scoring", ("standard", "spade")),
+        ("court_capture", COURT_CAPTURES),
+        ("trail_restriction", TRAIL_RESTRICTIONS),
+        ("scoring", SCORINGS),
     ):
         if rng.random() < 0.5:
             options[name] = rng.choice(choices)
@@ -62,7 +62,7 @@ def random_rules(rng: random.Random, preset: str, players: int, partnerships: bo
     if options.get("scoring", PRESETS[preset].scoring) == "spade":
         options["tiebreak"] = "higher_total"  # count_out needs standard scoring
     elif rng.random() < 0.5:
-        options["tiebreak"] = rng.choice(("higher_total", "count_out"))
+        options["tiebreak"] = rng.choice(TIEBREAKS)
     options["sweeps_cancel"] = sides == 2 and rng.random() < 0.5
     return make_rules(preset, players=players, partnerships=partnerships, **options)
 

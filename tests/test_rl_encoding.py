@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -16,22 +17,26 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cassino import State, make_rules
+from cassino import PRESETS, State, make_rules
 from cassino.cards import mask_of, parse_card
 from cassino.moves import MoveCode, parse_code
 from cassino.rl.encoding import (
     HEADS,
     MODES,
+    NOT_OBSERVED,
     NUM_ACTIONS,
     OBS_FIELDS,
     OBS_OFFSETS,
     OBS_SIZE,
+    RULE_FIELDS,
+    RULE_FLAGS,
     ActionError,
     Selection,
     decode_actions,
     encode_move,
     observe,
 )
+from cassino.rules import OPTION_NAMES, OPTIONS, Option, OptionValue, Rules, RulesError
 from cassino.view import View, view_of
 from strategies import positions, random_play, rules_st, seeded_deck
 
@@ -246,3 +251,105 @@ def test_docs_list_every_observation_field() -> None:
         for f in OBS_FIELDS
     ]
     assert [r for r in rows if r.split("`")[1] in OBS_OFFSETS] == expected
+
+
+def unobserved(names: Sequence[str], fields: Mapping[str, str], not_observed: Mapping[str, str]) -> list[str]:
+    """Each rule option that the observation neither shows (a ``rules_flags`` entry or a field of its
+    own) nor lists in ``NOT_OBSERVED``, each shown and listed too, and each listed name that is no
+    option, in words."""
+    problems = []
+    for name in names:
+        shown = name in RULE_FLAGS or name in fields
+        if not shown and name not in not_observed:
+            problems.append(
+                f"{name}: not observed and not in rl.encoding.NOT_OBSERVED "
+                "(give it a field, or list it there with why a policy may go without it)"
+            )
+        elif shown and name in not_observed:
+            problems.append(f"{name}: observed, but rl.encoding.NOT_OBSERVED lists it as left out")
+    listed = [*fields, *not_observed]
+    problems += [f"{name}: listed in rl.encoding but no option" for name in listed if name not in names]
+    return problems
+
+
+def test_every_rule_option_is_observed_or_listed_as_left_out() -> None:
+    assert unobserved(OPTION_NAMES, RULE_FIELDS, NOT_OBSERVED) == []
+    assert set(RULE_FIELDS.values()) <= set(OBS_OFFSETS)
+
+
+def test_a_new_option_left_out_of_the_observation_is_named() -> None:
+    """A choice or number option added to OPTIONS with no field and not listed fails by name (an
+    on/off option joins ``rules_flags`` by itself); so do a listed option that is observed and a
+    listed name that is no option."""
+    assert unobserved((*OPTION_NAMES, "stakes"), RULE_FIELDS, NOT_OBSERVED) == [
+        "stakes: not observed and not in rl.encoding.NOT_OBSERVED "
+        "(give it a field, or list it there with why a policy may go without it)"
+    ]
+    assert unobserved(OPTION_NAMES, RULE_FIELDS, {**NOT_OBSERVED, "royal": "why", "bluff": "why"}) == [
+        "royal: observed, but rl.encoding.NOT_OBSERVED lists it as left out",
+        "bluff: listed in rl.encoding but no option",
+    ]
+
+
+def test_the_rule_flags_are_the_on_off_options_in_their_order() -> None:
+    """The layout docs/rl.md documents: an option added to OPTIONS changes it only with the docs."""
+    assert RULE_FLAGS == (
+        "partnerships",
+        "royal",
+        "royal_ace_high",
+        "sweeps",
+        "sweeps_cancel",
+        "capture_must_be_maximal",
+        "owner_may_trail",
+        "raise_own_build",
+        "table_cards_may_raise",
+        "duplicate_value_builds",
+    )
+
+
+def option_values(option: Option) -> tuple[OptionValue, ...]:
+    """The values an option is tried with: both for a flag, every choice, two numbers."""
+    if option.type == "bool":
+        return (False, True)
+    if option.type == "choice":
+        return option.choices
+    assert isinstance(option.default, int)
+    return (option.default, option.default + 1)
+
+
+RULE_PART = OBS_OFFSETS["players"]
+"""Where the rule fields begin: they run to the end of the observation."""
+
+
+def first_observation(rules: Rules, start: int = 0) -> bytes:
+    """Seat 0's observation at the start of a fixed deal under ``rules``, from index ``start`` on."""
+    return observe(view_of(State.new_hand(rules, seeded_deck(3), 0), 0))[start:].tobytes()
+
+
+def observations_by_value(option: Option, start: int = 0) -> list[tuple[int, int]]:
+    """On each preset and seating where the rules accept two or more values of the option: how many
+    they accept, and how many different observations (from index ``start`` on) those values give."""
+    out = []
+    for preset in PRESETS.values():
+        for players, partnerships in ((2, False), (3, False), (4, True)):
+            accepted = []
+            for value in option_values(option):
+                try:
+                    accepted.append(preset.replace(players=players, partnerships=partnerships, **{option.name: value}))
+                except RulesError:
+                    continue
+            if len(accepted) > 1:
+                out.append((len(accepted), len({first_observation(rules, start) for rules in accepted})))
+    return out
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=OPTION_NAMES)
+def test_the_observation_shows_exactly_the_options_it_claims(option: Option) -> None:
+    """An observed option's rule fields tell every one of its values apart (on some rule set); an
+    option left out gives the same whole observation whatever its value, on every rule set."""
+    if option.name in NOT_OBSERVED:
+        outcomes = observations_by_value(option)
+        assert outcomes and all(different == 1 for _, different in outcomes), option.name
+    else:
+        outcomes = observations_by_value(option, RULE_PART)
+        assert any(different == accepted for accepted, different in outcomes), option.name

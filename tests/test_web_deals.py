@@ -20,8 +20,8 @@ pytest.importorskip("sqlalchemy")
 
 from fastapi.testclient import TestClient
 
-from cassino.errors import ServiceError
 from cassino.web import create_app
+from cassino.web.errors import ServiceError
 from cassino.web.fair import SCHEME, deck_text, derive_deck, seed_commitment
 from cassino.web.payloads import state_payload
 from web_support import check_hand, service_seats, two_services

@@ -13,9 +13,9 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from cassino.errors import ServiceError
 from cassino.game import Game
 from cassino.rules import make_rules
+from cassino.web.errors import ServiceError
 from cassino.web.fair import commitment, deck_text, new_salt, secure_deck
 from cassino.web.limits import Rate
 from cassino.web.model import LiveGame

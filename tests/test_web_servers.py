@@ -21,7 +21,7 @@ pytest.importorskip("psycopg")
 
 import httpx
 
-from cassino.errors import ServiceError
+from cassino.web.errors import ServiceError
 from cassino.web.fair import SCHEME
 from cassino.web.model import LiveGame
 from cassino.web.payloads import state_payload

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from cassino.errors import ServiceError
+from cassino.web.errors import ServiceError
 from cassino.web.payloads import state_payload
 from cassino.web.service import GameService
 from cassino.web.store import HandRow, MoveRow, SeatRow, Store, StoreError, database_url

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from .. import __version__
 from ..cards import DECK_SIZE
-from ..errors import CassinoError, CliError, IllegalMoveError, PositionError
+from ..errors import CassinoError, IllegalMoveError, PositionError
 from ..movegen import iter_sorted_moves
 from ..moves import MoveError
 from ..native import describe
@@ -25,7 +25,8 @@ from ..rules import RulesError
 from ..state import State
 from ..terminal.plain import run_plain
 from ..terminal.replay import run_check, run_replay
-from .arena import ArenaUsageError, add_arena_arguments, run_arena_command
+from .arena import add_arena_arguments, run_arena_command
+from .errors import ArenaUsageError, CliError
 from .play import add_play_arguments, new_game_from_args, session_from_args, wants_plain
 from .verify import run_verify
 

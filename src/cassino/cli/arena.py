@@ -12,9 +12,9 @@ from ..arena.progress import Progress
 from ..arena.report import format_report, write_outputs
 from ..arena.schedule import plan
 from ..arena.tournament import ArenaConfig, run_arena
-from ..errors import ArenaUsageError as ArenaUsageError
 from ..players import player_names
 from ..rules import Rules, RulesError
+from .errors import ArenaUsageError
 from .rules_args import add_rules_arguments, rules_from_args
 
 EPILOG = """\

@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import DECK_SIZE, Card, excerpt
-from ..errors import CliError, IllegalMoveError, MoveError, NotVerifiedError, RecordError
+from ..errors import IllegalMoveError, MoveError, RecordError
 from ..game import Game
 from ..moves import MoveCode, format_code
 from ..notation import PATH_CHARS, load_json, read_move, read_text
 from ..record import GameRecord, read_record, replay
 from ..web import fair
+from .errors import CliError, NotVerifiedError
 
 __all__ = ["FileHand", "GameFile", "parse_mine", "read_game_file", "run_verify", "verify_game"]
 

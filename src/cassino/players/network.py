@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ..errors import WeightsError as WeightsError
+from .errors import WeightsError as WeightsError
 from .features import MOVE_INPUTS, POSITION_INPUTS, Features
 
 FORMAT: Final = "cassino-value-network-1"

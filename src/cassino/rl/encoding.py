@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import DECK_SIZE, CardMask, cards_of
-from ..errors import ActionError as ActionError
 from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, encode
-from ..rules import COURT_CAPTURES, TRAIL_RESTRICTIONS, Rules
+from ..rules import COURT_CAPTURES, OPTIONS, TRAIL_RESTRICTIONS, Rules
 from ..view import View
+from .errors import ActionError as ActionError
 
 MODES = 16
 """Ways to play a card: trail, capture at its value, capture as 14, build 2..14."""
@@ -230,6 +230,30 @@ class Field:
     meaning: str
 
 
+RULE_FIELDS: dict[str, str] = {
+    "draw": "draw_rule",
+    "court_capture": "court_capture",
+    "trail_restriction": "trail_restriction",
+    "scoring": "spade_scoring",
+}
+"""The rule options observed in a field of their own, with that field; every other on/off option of
+``rules.OPTIONS`` is an entry of ``rules_flags``."""
+
+RULE_FLAGS: tuple[str, ...] = (
+    "partnerships",
+    *(o.name for o in OPTIONS if o.type == "bool" and o.name not in RULE_FIELDS),
+)
+"""The entries of the ``rules_flags`` field: partnerships, then the on/off options in the order of
+``rules.OPTIONS``. An option added there joins this field, which docs/rl.md's table (checked by a
+test) must then show: the layout never changes unseen."""
+
+NOT_OBSERVED: dict[str, str] = {
+    "target": "the scores are observed as fractions of it (``scores``)",
+    "tiebreak": "it only settles a game tied at the target, once the last hand is counted",
+}
+"""The rule options the observation leaves out, each with why (a test checks that every option of
+``rules.OPTIONS`` is observed or listed here)."""
+
 OBS_FIELDS: tuple[Field, ...] = (
     # Card planes (52 each, 0 or 1), first so that they fill in as one block.
     Field("hand", DECK_SIZE, "1 for each card in the seat's hand"),
@@ -266,15 +290,10 @@ OBS_FIELDS: tuple[Field, ...] = (
     Field("chunk", MAX_CHUNKS + 1, "one-hot step: 0 = choose the head, k + 1 = choose chunk k"),
     # The rules (the same all episode).
     Field("players", 3, "one-hot number of players: 2, 3, 4"),
-    Field(
-        "rules_flags",
-        10,
-        "partnerships, royal, royal_ace_high, sweeps, sweeps_cancel, capture_must_be_maximal, owner_may_trail, "
-        "raise_own_build, table_cards_may_raise, duplicate_value_builds (1 when on)",
-    ),
+    Field("rules_flags", len(RULE_FLAGS), f"{', '.join(RULE_FLAGS)} (1 when on)"),
     Field("draw_rule", 1, "1 under the draw option"),
-    Field("court_capture", 3, "one-hot court_capture: one, all, one_or_three"),
-    Field("trail_restriction", 3, "one-hot trail_restriction: none, no_capturing_card, no_rank_match"),
+    Field("court_capture", len(COURT_CAPTURES), f"one-hot court_capture: {', '.join(COURT_CAPTURES)}"),
+    Field("trail_restriction", len(TRAIL_RESTRICTIONS), f"one-hot trail_restriction: {', '.join(TRAIL_RESTRICTIONS)}"),
     Field("spade_scoring", 1, "1 under spade scoring"),
 )
 """The observation layout, in order."""
@@ -286,20 +305,6 @@ for _f in OBS_FIELDS:
     _pos += _f.size
 OBS_SIZE = _pos
 """The length of the observation vector."""
-
-_RULE_FLAGS = (
-    "partnerships",
-    "royal",
-    "royal_ace_high",
-    "sweeps",
-    "sweeps_cancel",
-    "capture_must_be_maximal",
-    "owner_may_trail",
-    "raise_own_build",
-    "table_cards_may_raise",
-    "duplicate_value_builds",
-)
-
 
 CARD_BITS = OBS_OFFSETS["build_value"]
 """The card planes at the start of the observation, filled from one big int."""
@@ -313,7 +318,7 @@ def _rules_block(rules: Rules) -> FloatArray:
     base = o["players"]
     out = np.zeros(OBS_SIZE - base, dtype=np.float32)
     out[o["players"] - base + rules.players - 2] = 1.0
-    for i, name in enumerate(_RULE_FLAGS):
+    for i, name in enumerate(RULE_FLAGS):
         out[o["rules_flags"] - base + i] = 1.0 if getattr(rules, name) else 0.0
     out[o["draw_rule"] - base] = 1.0 if rules.draw else 0.0
     out[o["court_capture"] - base + COURT_CAPTURES.index(rules.court_capture)] = 1.0

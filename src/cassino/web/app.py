@@ -28,12 +28,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import CARD_NAMES
-from ..errors import CliError, ServiceError
 from ..learn import TUTORIAL_RULES
 from ..players import LEVELS
 from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
 from ..table import DEFAULT_OPPONENT
 from .card_images import back_svg, card_svg
+from .errors import ListenError, ServiceError
 from .i18n import LANGUAGE_NAMES, LANGUAGES, catalogue_json
 from .limits import (
     JSON_TYPE,
@@ -553,7 +553,7 @@ def run_server(
     rate_limits: bool = True,
 ) -> None:
     """``cassino serve``: the app under uvicorn, printing where to open it once it has the port (a
-    taken port is a one-line ``CliError``, before any address is printed)."""
+    taken port is a one-line ``ListenError``, before any address is printed)."""
     import uvicorn
 
     listener = listen(host, port)
@@ -578,7 +578,7 @@ def run_server(
 
 
 def listen(host: str, port: int) -> sockets.socket:
-    """A socket bound to ``host:port`` for uvicorn, or a ``CliError`` saying why it cannot be."""
+    """A socket bound to ``host:port`` for uvicorn, or a ``ListenError`` saying why it cannot be."""
     family = sockets.AF_INET6 if ":" in host else sockets.AF_INET
     listener = sockets.socket(family, sockets.SOCK_STREAM)
     listener.setsockopt(sockets.SOL_SOCKET, sockets.SO_REUSEADDR, 1)
@@ -587,8 +587,8 @@ def listen(host: str, port: int) -> sockets.socket:
     except OSError as exc:
         listener.close()
         if exc.errno == errno.EADDRINUSE:
-            raise CliError(
+            raise ListenError(
                 f"port {port} is taken on {host}: another program listens there; choose another with --port"
             ) from None
-        raise CliError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+        raise ListenError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     return listener

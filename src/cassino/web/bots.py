@@ -13,9 +13,9 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ServiceError
 from ..table import BotTurn
 from . import thinking
+from .errors import ServiceError
 from .model import LiveGame
 
 if TYPE_CHECKING:

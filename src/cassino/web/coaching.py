@@ -13,11 +13,11 @@ import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ServiceError
 from ..learn import Assessment
 from ..moves import MoveCode, format_code
 from ..view import View
 from . import teaching, thinking
+from .errors import ServiceError
 from .model import LiveGame
 from .requests import answer_refusals
 

@@ -10,8 +10,8 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ServiceError
 from ..moves import format_code
+from .errors import ServiceError
 from .fair import LEGACY, SCHEME, commitment, deck_text, is_value, new_salt, new_seed, seed_commitment
 from .model import LiveGame, NextDeal
 from .store import HandRow, StoreError

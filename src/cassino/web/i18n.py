@@ -20,8 +20,8 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from ..errors import CatalogueError as CatalogueError
 from ..reasons import PLACEHOLDER
+from .errors import CatalogueError as CatalogueError
 
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "id": "Bahasa Indonesia"}

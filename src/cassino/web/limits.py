@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..errors import ServiceError
 from ..notation import EXCERPT_CHARS, MAX_MOVE_CHARS, excerpt
+from .errors import ServiceError
 
 MAX_BODY_BYTES: Final = 64 * 1024
 """The largest request body or WebSocket text message: a real one takes under 2 KiB, and a bigger

@@ -11,10 +11,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from ..errors import IllegalMoveError, MoveError, ServiceError
+from ..errors import IllegalMoveError, MoveError
 from ..moves import parse_code
 from ..rules import Rules
 from ..table import Seat, TableError
+from .errors import ServiceError
 from .fair import parse_deck
 from .model import Dealer, LiveGame, NextDeal
 from .requests import bot_player

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import IllegalMoveError, RulesError, ServiceError
+from ..errors import IllegalMoveError, RulesError
 from ..players import Player, level_names, make_player
 from ..players.base import player_names
 from ..rules import Rules, make_rules
@@ -31,6 +31,7 @@ from ..table import (
     Seat,
     TableError,
 )
+from .errors import ServiceError
 from .fair import is_value
 from .store import SeatRow
 

@@ -23,13 +23,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ServiceError
 from ..moves import MoveCode, MoveError, format_code, parse_code
 from ..record import record_of_game, write_record
 from ..table import CountEnded, CountStarted, Dealt
 from .bots import Background, cancel
 from .coaching import Coaching
 from .deals import Deals, NewHand
+from .errors import ServiceError
 from .fair import deck_text, derive_deck, new_seed, seed_commitment
 from .limits import CREATE_RATE, MOVE_RATE, Rate, RateLimit, duration
 from .model import Dealer, LiveGame, NextDeal, Subscriber

@@ -58,9 +58,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-from ..errors import StaleDealError as StaleDealError
-from ..errors import StaleGameError as StaleGameError
-from ..errors import StoreError as StoreError
+from .errors import StaleDealError as StaleDealError
+from .errors import StaleGameError as StaleGameError
+from .errors import StoreError as StoreError
 
 log = logging.getLogger("cassino.web")
 
