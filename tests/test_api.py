@@ -41,6 +41,14 @@ ERRORS_BY_MODULE = {
     "cassino.errors": ENGINE_ERRORS,
     "cassino.players.errors": {"WeightsError"},
     "cassino.rl.errors": {"ActionError"},
+    "cassino.table.errors": {
+        "TableError",
+        "BadCommandError",
+        "NotSeatedError",
+        "NotNowError",
+        "ClosedError",
+        "NoSuchMoveError",
+    },
     "cassino.web.errors": {
         "ServiceError",
         "StoreError",

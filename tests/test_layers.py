@@ -1,11 +1,12 @@
-"""The layers of the package, read from its imports: apps -> learn -> players -> engine, never the
-other way.
+"""The layers of the package, read from its imports: apps -> table -> learn -> players -> engine,
+never the other way.
 
 Every module of src/cassino is parsed with ``ast`` and every import counts, those inside functions
 and under ``TYPE_CHECKING`` too: an import moved into a function to dodge a cycle is still an arrow.
 The engine is the package root (cards, rules, moves, state, ..., notation, record); ``players`` may
-import only the engine; ``learn``, the teaching library, the engine and the players; each app
-(``arena``, ``rl``, ``terminal``, ``web``) the engine, the players, ``learn`` and itself; ``cli``, the ``cassino`` command, may import everything. A failure names the file, the
+import only the engine; ``learn``, the teaching library, the engine and the players; ``table``, the
+one live table, the engine, the players and ``learn``; each app (``arena``, ``rl``, ``terminal``,
+``web``) those and itself, never another app; ``cli``, the ``cassino`` command, may import everything. A failure names the file, the
 line and the import statement, and the rule it breaks. Under ``web`` no module imports the engine's
 rule machinery (``movegen``, ``checks``, ``partition``): it asks the engine's answers.
 """
@@ -21,6 +22,7 @@ PACKAGE = SRC / "cassino"
 ENGINE = "engine"
 PLAYERS = "players"
 LEARN = "learn"
+TABLE = "table"
 CLI = "cli"
 APPS = frozenset({"arena", "rl", "terminal", "web", CLI})
 
@@ -91,6 +93,12 @@ def broken_rule(source: str, target: str) -> str | None:
         return None if target == ENGINE else "the players import only the engine"
     if source == LEARN:
         return None if target in (ENGINE, PLAYERS) else "learn imports only the engine and the players"
+    if source == TABLE:
+        return (
+            None if target in (ENGINE, PLAYERS, LEARN) else "the table imports only the engine, the players and learn"
+        )
+    if target == TABLE and source in (ENGINE, PLAYERS, LEARN):
+        return "only the apps import the table"
     if target in APPS:
         return f"an app imports no other app (only {CLI} may)"
     return None
@@ -115,9 +123,9 @@ def all_imports() -> list[Import]:
     return found
 
 
-def test_every_package_is_the_players_learn_or_an_app() -> None:
+def test_every_package_is_the_players_learn_the_table_or_an_app() -> None:
     """A new package must be given its layer here before its imports can be judged."""
-    assert subpackages() == APPS | {PLAYERS, LEARN}
+    assert subpackages() == APPS | {PLAYERS, LEARN, TABLE}
 
 
 def test_imports_follow_the_layers() -> None:
@@ -257,10 +265,19 @@ def test_learn_sits_between_the_players_and_the_apps() -> None:
     ]
 
 
-RULE_MACHINERY = ("cassino.movegen", "cassino.checks", "cassino.partition")
-"""The engine's rule machinery: the generator, the rules' checks and the subset sums. The web asks
-the engine's answers (a view's legal moves, ``explain.why_not``, the game) and never this, so that
-no rule is written again beside it in the app."""
+RULE_MACHINERY = (
+    "cassino.movegen",
+    "cassino.checks",
+    "cassino.partition",
+    "cassino.state",
+    "cassino.game",
+    "cassino.perft",
+    "cassino.playout",
+)
+"""The engine's rule machinery: the generator, the rules' checks, the subset sums, the hand and the
+game that play them. The web plays through the table (``cassino.table``) and asks the engine's
+answers (a view's legal moves, ``explain.why_not``) and never this, so that no rule is written
+again beside it in the app."""
 
 
 def web_reaches_the_rules(found: list[Import]) -> list[str]:
@@ -300,3 +317,41 @@ def test_the_web_check_sees_every_way_of_importing_the_rules() -> None:
     ]
     assert web_reaches_the_rules(imports_in(sample, "cassino.terminal.plain", False, "t")) == []
     assert web_reaches_the_rules(imports_in("from .checks import x\n", "cassino.webhooks", False, "h")) == []
+
+
+def test_the_table_sits_between_learn_and_the_apps() -> None:
+    """The table reads the engine, the players and learn, and no app; the apps read it; nothing
+    below it reads it."""
+    packages = APPS | {PLAYERS, LEARN, TABLE}
+    in_table = imports_in(
+        "from ..learn import Coach\nfrom ..players import make_player\nfrom ..web.model import LiveGame\n",
+        "cassino.table.live",
+        False,
+        "t",
+    )
+    assert violations(in_table, packages) == [
+        "t:3: from ..web.model import LiveGame  (cassino.table.live -> cassino.web.model): "
+        "the table imports only the engine, the players and learn"
+    ]
+    for app in sorted(APPS):
+        found = imports_in("from ..table import Table\n", f"cassino.{app}.x", False, "a")
+        assert violations(found, packages) == []
+    in_learn = imports_in("from ..table import Table\n", "cassino.learn.coach", False, "l")
+    assert [v.rpartition(": ")[2] for v in violations(in_learn, packages)] == [
+        "learn imports only the engine and the players"
+    ]
+    in_engine = imports_in("from .table import Table\n", "cassino.game", False, "e")
+    assert [v.rpartition(": ")[2] for v in violations(in_engine, packages)] == [
+        "the engine imports nothing of the players or the apps"
+    ]
+
+
+def test_the_web_plays_only_through_the_table() -> None:
+    """A web module that builds a ``Game`` or a ``State`` of its own is named; the table is not."""
+    found = imports_in(
+        "from ..game import Game\nfrom ..state import State\nfrom ..table import Table\n",
+        "cassino.web.model",
+        False,
+        "w",
+    )
+    assert [i.target for i in found if web_reaches_the_rules([i])] == ["cassino.game", "cassino.state"]

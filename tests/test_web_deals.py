@@ -176,7 +176,7 @@ def test_a_contribution_through_another_process_while_this_one_deals_is_used() -
             while sum(h.bit_count() for h in state.hands) + len(state.remaining_stock) > 1:  # to the hand's last move
                 seat = state.to_move
                 a.play(live.id, tokens[seat], rng.choice(state_payload(live, seat)["legal"])["move"])
-            b.deals.contribute(live.id, tokens[1], 2, THEIRS)  # stored by b; a's copy has not heard of it
+            b.contribute(live.id, tokens[1], 2, THEIRS)  # stored by b; a's copy has not heard of it
             assert live.dealer is not None and live.dealer.next is not None and live.dealer.next.contributions == {}
             seat = state.to_move
             a.play(live.id, tokens[seat], state_payload(live, seat)["legal"][0]["move"])
@@ -193,9 +193,9 @@ def test_a_seat_cannot_contribute_twice_through_two_processes() -> None:
     with two_services() as (a, b):
         live, creator, _ = a.create({"seats": AGAINST_GREEDY})
         b.get(live.id)
-        a.deals.contribute(live.id, creator[0], 2, MINE)
+        a.contribute(live.id, creator[0], 2, MINE)
         with pytest.raises(ServiceError) as refused:
-            b.deals.contribute(live.id, creator[0], 2, THEIRS)
+            b.contribute(live.id, creator[0], 2, THEIRS)
         assert refused.value.status == 409
         assert b.get(live.id).dealer.next.contributions == {0: MINE}  # type: ignore[union-attr]
 

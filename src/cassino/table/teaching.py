@@ -12,19 +12,42 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..game import Game
 from ..learn import Assessment, Coach, CoachNote, LessonNote, Review, all_lessons, count_lesson, due_lessons, review
 from ..moves import MoveCode
+from ..rules import Rules
 from ..state import State
 from ..view import View, view_of
 from .errors import BadCommandError, NoSuchMoveError
 
-if TYPE_CHECKING:
-    from .live import Table
-
 LESSON_IDS = tuple(lesson.id for lesson in all_lessons())
 """Every lesson's id, in teaching order (what a learner may say it has seen)."""
+
+
+class Taught(Protocol):
+    """What the teaching reads of its table (``live.Table``): the game and where play stands."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def hand_number(self) -> int: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    def view(self, seat: int) -> View: ...
 
 
 @dataclass
@@ -68,7 +91,7 @@ def _before(hand: State, index: int) -> State:
 class Teaching:
     """The learners of one table, by seat. ``coach_seed`` gives each seat's coach its seed."""
 
-    def __init__(self, table: Table, coach_seed: Callable[[int], int]) -> None:
+    def __init__(self, table: Taught, coach_seed: Callable[[int], int]) -> None:
         self.table = table
         self.coach_seed = coach_seed
         self.learners: dict[int, Learner] = {}

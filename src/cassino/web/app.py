@@ -411,7 +411,7 @@ def create_app(
     async def post_contribution(game_id: str, request: Request) -> dict[str, Any]:
         body = await _json_body(request)
         token = _token(request)
-        live = service.deals.contribute(game_id, token, body.get("hand"), body.get("value"), client=client_of(request))
+        live = service.contribute(game_id, token, body.get("hand"), body.get("value"), client=client_of(request))
         return state_payload(live, service.seat_of(live, token))
 
     @app.post("/api/games/{game_id}/undo")
@@ -430,7 +430,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}/hands/{number}")
     async def get_hand(game_id: str, number: int) -> dict[str, Any]:
-        return service.deals.reveal(game_id, number)
+        return service.reveal(game_id, number)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> dict[str, Any]:
@@ -512,7 +512,7 @@ async def _serve_socket(
                 elif kind == "undo":
                     service.undo(live.id, token, client=client)
                 elif kind == "contribute":
-                    service.deals.contribute(live.id, token, message.get("hand"), message.get("value"), client=client)
+                    service.contribute(live.id, token, message.get("hand"), message.get("value"), client=client)
                 elif kind == "hint":
                     later("hint", service.coaching.hint(live.id, token))
                 elif kind == "coach":

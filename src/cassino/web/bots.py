@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
+from ..moves import MoveCode
 from ..table import BotTurn
 from . import thinking
 from .errors import ServiceError
 from .model import LiveGame
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .thinking import Thinkers
 
 log = logging.getLogger("cassino.web")
 
@@ -44,10 +44,18 @@ def cancel(*tasks: asyncio.Task[Any] | None) -> None:
 
 
 class Background:
-    """The computer players' and timers' tasks of every game of ``service``."""
+    """The computer players' and timers' tasks of ``games``: a computer player's move is made with
+    ``commit`` (as a person's), the count is ended with ``end_count``."""
 
-    def __init__(self, service: GameService, bot_delay: float) -> None:
-        self.service = service
+    def __init__(
+        self,
+        games: dict[str, LiveGame],
+        thinkers: Thinkers,
+        commit: Callable[[LiveGame, int, MoveCode], None],
+        end_count: Callable[[LiveGame], None],
+        bot_delay: float,
+    ) -> None:
+        self.games, self.thinkers, self.commit, self.end_count = games, thinkers, commit, end_count
         self.bot_delay = bot_delay
 
     def resume(self, live: LiveGame) -> None:
@@ -64,14 +72,13 @@ class Background:
         except RuntimeError:
             live.bot_task = None  # no loop (a synchronous caller): started on the next request
 
-    async def _think(self, live: LiveGame, turn: BotTurn) -> int:
+    async def _think(self, live: LiveGame, turn: BotTurn) -> MoveCode:
         if turn.spec in FAST_BOTS:
             return live.bot_move(turn)
-        return await self.service.thinkers.run(thinking.think, turn.spec, turn.seed, turn.ply, turn.view)
+        return await self.thinkers.run(thinking.think, turn.spec, turn.seed, turn.ply, turn.view)
 
     async def _run_bots(self, live: LiveGame) -> None:
-        service = self.service
-        while live.bot_turn() is not None and service.games.get(live.id) is live:
+        while live.bot_turn() is not None and self.games.get(live.id) is live:
             await asyncio.sleep(self.bot_delay)
             turn = live.bot_turn()
             if turn is None:
@@ -81,10 +88,10 @@ class Background:
             except Exception:
                 log.exception("game %s: computer player in seat %d failed", live.id, turn.seat)
                 return
-            if live.epoch != turn.epoch or service.games.get(live.id) is not live:
+            if live.epoch != turn.epoch or self.games.get(live.id) is not live:
                 continue  # the game changed while it thought (a move, an undo, a count): think again
             try:
-                service.commit(live, turn.seat, code)
+                self.commit(live, turn.seat, code)
             except ServiceError as exc:
                 if exc.status == 409:  # another process stored this turn first: this copy caught up
                     continue
@@ -107,14 +114,14 @@ class Background:
         while live.counting and live.epoch == epoch and live.deadline is not None:
             left = live.deadline - live.clock()
             if left <= 0:
-                if self.service.games.get(live.id) is live and not live.abandoned:
-                    self.service.end_count(live)
+                if self.games.get(live.id) is live and not live.abandoned:
+                    self.end_count(live)
                 return
             await asyncio.sleep(left)
 
     async def stop(self) -> None:
         """Stop every game's tasks (what they would have done is simply done after a restart)."""
-        games = self.service.games.values()
+        games = self.games.values()
         tasks = [t for g in games for t in (g.bot_task, g.timer_task, *g.learn_tasks) if t is not None and not t.done()]
         for task in tasks:
             task.cancel()

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from ..learn import Assessment
 from ..moves import MoveCode, format_code
@@ -20,9 +20,7 @@ from . import teaching, thinking
 from .errors import ServiceError
 from .model import LiveGame
 from .requests import answer_refusals
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .thinking import Thinkers
 
 log = logging.getLogger("cassino.web")
 
@@ -36,16 +34,19 @@ def _lock(live: LiveGame, seat: int) -> asyncio.Lock:
     return found
 
 
-class Coaching:
-    """The teaching answers of ``service``'s games."""
+Asker = Callable[[str, str | None], tuple[LiveGame, int | None]]
+"""The game of an id and the seat a token opens (None: a spectator), or the refusal to say."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+
+class Coaching:
+    """The teaching answers of the games ``asker`` finds, searched by ``thinkers``."""
+
+    def __init__(self, asker: Asker, thinkers: Thinkers) -> None:
+        self.asker, self.thinkers = asker, thinkers
 
     def _person(self, game_id: str, token: str | None, what: str) -> tuple[LiveGame, int]:
         """The game and the asker's seat, for what only a seat may ask (403 for a spectator)."""
-        live = self.service.get(game_id)
-        seat = self.service.seat_of(live, token)
+        live, seat = self.asker(game_id, token)
         if seat is None:
             raise ServiceError(403, f"{what} need a seat token: spectators only watch")
         return live, seat
@@ -56,7 +57,7 @@ class Coaching:
         async with _lock(live, seat):
             found = learner.assessed.get((view, code))
             if found is None:
-                found = await self.service.thinkers.run(thinking.assess, learner.coach.seed, view, code)
+                found = await self.thinkers.run(thinking.assess, learner.coach.seed, view, code)
                 live.teaching.keep(seat, view, code, found)
             return found
 
@@ -97,7 +98,7 @@ class Coaching:
         view, version = live.view(seat), live.ply
         async with _lock(live, seat):
             coach = live.teaching.learner(seat).coach
-            move, why = await self.service.thinkers.run(thinking.hint, coach.seed, view)
+            move, why = await self.thinkers.run(thinking.hint, coach.seed, view)
         return {"move": format_code(move), "why": why.to_json(), "version": version}
 
     async def coach(self, game_id: str, token: str | None, ply: Any) -> dict[str, Any]:

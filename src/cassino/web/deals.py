@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..moves import format_code
 from .errors import ServiceError
 from .fair import LEGACY, SCHEME, commitment, deck_text, is_value, new_salt, new_seed, seed_commitment
+from .limits import RateLimit
 from .model import LiveGame, NextDeal
-from .store import HandRow, StoreError
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .store import HandRow, Store, StoreError
 
 log = logging.getLogger("cassino.web")
 
@@ -33,10 +32,17 @@ class NewHand:
 
 
 class Deals:
-    """The deals of ``service``'s games."""
+    """The deals of the games of ``store``: new tickets are limited by ``limit``; a write that finds
+    the game moved on in the store reads it again (``moved_elsewhere``)."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float],
+        limit: RateLimit,
+        moved_elsewhere: Callable[[LiveGame], None],
+    ) -> None:
+        self.store, self.clock, self.limit, self.moved_elsewhere = store, clock, limit, moved_elsewhere
 
     def first(self, asked: tuple[str, str] | None, tokens: dict[int, str], now: float) -> tuple[str, dict[int, str]]:
         """The first hand's seed and contributions: a ticket's seed (committed before this request)
@@ -44,7 +50,7 @@ class Deals:
         if asked is None:
             return new_seed(), {}
         ticket, value = asked
-        seed = self.service.store.take_ticket(ticket, now)
+        seed = self.store.take_ticket(ticket, now)
         if seed is None:
             raise ServiceError(
                 410, f"deal {ticket} is unknown, used or more than an hour old: ask POST /api/deals for another"
@@ -54,20 +60,18 @@ class Deals:
     def new_deal(self, client: str = "") -> dict[str, Any]:
         """A seed for a game's first hand, committed before the game exists: the page creates the
         game with its id and its own contribution (``deal`` in the create request)."""
-        self.service.deal_limit.take(client)
+        self.limit.take(client)
         ticket, seed = secrets.token_hex(16), new_seed()
         try:
-            self.service.store.new_ticket(ticket, seed, self.service.clock())
+            self.store.new_ticket(ticket, seed, self.clock())
         except Exception as exc:
             log.error("a deal ticket could not be stored: %s", exc)
             raise ServiceError(503, "the deal could not be prepared (the database refused): try again") from None
         return {"deal": ticket, "hand": 1, "commitment": seed_commitment(seed)}
 
-    def contribute(self, game_id: str, token: str | None, hand: Any, value: Any, client: str = "") -> LiveGame:
-        """A person's contribution to the next hand's deck (``fair.SCHEME``), taken until that hand
-        is dealt; the same value again changes nothing, another is refused."""
-        self.service.move_limit.take(client)
-        live, seat = self.service.seated(game_id, token, "contributions to a deal need a seat token")
+    def contribute(self, live: LiveGame, seat: int, hand: Any, value: Any) -> bool:
+        """``seat``'s contribution to the next hand's deck (``fair.SCHEME``), taken until that hand
+        is dealt; the same value again changes nothing (False), another is refused."""
         if live.over:
             raise ServiceError(409, "the game is over: no hand is left to deal")
         if isinstance(hand, bool) or not isinstance(hand, int):
@@ -81,23 +85,22 @@ class Deals:
             raise ServiceError(409, f"contributions are taken for hand {deal.hand} now, not for hand {hand}")
         known = deal.contributions.get(seat)
         if known == value:
-            return live
+            return False
         if known is not None:
             raise ServiceError(409, f"seat {seat} has already contributed to hand {hand}: one contribution a hand")
         try:
-            taken = self.service.store.contribute(live.id, hand, seat, value)
+            taken = self.store.contribute(live.id, hand, seat, value)
         except StoreError as exc:
             log.error("%s", exc)
-            self.service.replicas.moved_elsewhere(live)  # perhaps the seat contributed through another process
+            self.moved_elsewhere(live)  # perhaps the seat contributed through another process
             raise ServiceError(
                 409, f"the contribution to hand {hand} was not taken: look at the state and try again"
             ) from None
         if not taken:
-            self.service.replicas.moved_elsewhere(live)
+            self.moved_elsewhere(live)
             raise ServiceError(409, f"hand {hand} has been dealt: contributions are taken for the hand after it")
         deal.contributions[seat] = value
-        self.service.broadcast(live)
-        return live
+        return True
 
     def new_hand(self, live: LiveGame, number: int) -> NewHand:
         """The hand ``number`` the game just dealt, to be stored with the move that ended the last:
@@ -122,11 +125,10 @@ class Deals:
             live.contributions[new.row.number] = dict(used.contributions)
             live.dealer.next = NextDeal(new.row.number + 1, new.next_seed)
 
-    def reveal(self, game_id: str, number: int) -> dict[str, Any]:
+    def reveal(self, live: LiveGame, number: int) -> dict[str, Any]:
         """The salt and deck of a finished hand, with its commitment; 403 while it is in play."""
-        live = self.service.get(game_id)
         if not 1 <= number <= len(live.hands):
-            raise ServiceError(404, f"game {game_id} has no hand {number} (it has {len(live.hands)})")
+            raise ServiceError(404, f"game {live.id} has no hand {number} (it has {len(live.hands)})")
         if not live.revealed(number):
             raise ServiceError(403, f"hand {number} is in play: its deck and salt are revealed when it ends")
         row = live.hands[number - 1]

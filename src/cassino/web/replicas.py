@@ -9,7 +9,7 @@ other change (a takeback, a new hand, a press of next) reads the game again.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from ..errors import IllegalMoveError, MoveError
 from ..moves import parse_code
@@ -19,27 +19,31 @@ from .errors import ServiceError
 from .fair import parse_deck
 from .model import Dealer, LiveGame, NextDeal
 from .requests import bot_player
-from .store import StoredGame, StoreError
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .store import Store, StoredGame, StoreError
 
 log = logging.getLogger("cassino.web")
 
 
 class Replicas:
-    """Loads ``service``'s games and follows other processes' changes to them."""
+    """Loads the games of ``store`` into ``games`` and follows other processes' changes to them;
+    ``changed`` is told of each copy that moved (to tell its watchers and carry on)."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(
+        self,
+        store: Store,
+        games: dict[str, LiveGame],
+        clock: Callable[[], float],
+        changed: Callable[[LiveGame], None],
+    ) -> None:
+        self.store, self.games, self.clock, self.on_changed = store, games, clock, changed
 
     def load(self, game_id: str) -> LiveGame:
         """The stored game, rebuilt and kept; 404 when there is none."""
-        stored = self.service.store.load_game(game_id) if len(game_id) <= 32 else None
+        stored = self.store.load_game(game_id) if len(game_id) <= 32 else None
         if stored is None:
             raise ServiceError(404, f"no game {game_id!r} here")
         live = self.rebuild(stored)
-        self.service.games[game_id] = live
+        self.games[game_id] = live
         return live
 
     def rebuild(self, stored: StoredGame) -> LiveGame:
@@ -76,16 +80,16 @@ class Replicas:
             live.replay((row.seat, parse_code(row.move)) for row in stored.moves)
         except ValueError as exc:
             raise RuntimeError(f"game {stored.id}: {exc}") from None
-        live.last_move = self.service.clock() if stored.last_move is None else stored.last_move
+        live.last_move = self.clock() if stored.last_move is None else stored.last_move
         live.abandoned = "" if live.over else refused
         live.contributions = {h: dict(c) for h, c in stored.contributions.items() if h < number}
         live.resume_count(stored.ready, stored.count_deadline)
         return live
 
-    def changed(self, game_id: str | None, what: str) -> None:
+    def heard(self, game_id: str | None, what: str) -> None:
         """Another process stored a change of ``game_id`` (None: of any game, perhaps): bring this
         process's copy up to date and tell its watchers. A game not loaded here needs nothing."""
-        games = self.service.games
+        games = self.games
         found = list(games.values()) if game_id is None else [g for g in (games.get(game_id),) if g]
         for live in found:
             try:
@@ -100,9 +104,8 @@ class Replicas:
 
     def _moved(self, live: LiveGame) -> None:
         """This copy played moves another process stored: tell its watchers, and carry on."""
-        live.last_move = self.service.clock()
-        self.service.broadcast(live)
-        self.service.background.resume(live)
+        live.last_move = self.clock()
+        self.on_changed(live)
 
     def _play_heard(self, live: LiveGame, what: str) -> bool:
         """Play the move a notification carries when it is the very next one of this copy and
@@ -122,7 +125,7 @@ class Replicas:
     def _catch_up(self, live: LiveGame) -> None:
         """Play here the moves another process stored after this copy's last; anything but a plain
         continuation within the hand (a takeback in between, a new hand dealt) reads the game again."""
-        progress = self.service.store.progress(live.id, live.ply)
+        progress = self.store.progress(live.id, live.ply)
         if not progress.moves:
             return
         if progress.moves[0].ply != live.ply or progress.hands != len(live.hands):
@@ -147,9 +150,8 @@ class Replicas:
 
     def reload(self, live: LiveGame) -> None:
         """Read the game again from the store into this copy (its watchers stay), and tell them."""
-        stored = self.service.store.load_game(live.id)
+        stored = self.store.load_game(live.id)
         if stored is None:
             raise StoreError(f"game {live.id} is no longer in the database")
         live.adopt(self.rebuild(stored))
-        self.service.broadcast(live)
-        self.service.background.resume(live)
+        self.on_changed(live)

@@ -85,16 +85,16 @@ class GameService:
         self.on_change: Callable[[LiveGame], None] | None = None
         """Called after each committed move or undo (tests use it to watch the game move)."""
         self.listener: Listener | None = None
-        self.background = Background(self, bot_delay)
-        self.coaching = Coaching(self)
-        self.replicas = Replicas(self)
-        self.deals = Deals(self)
+        self.background = Background(self.games, self.thinkers, self.commit, self.end_count, bot_delay)
+        self.replicas = Replicas(store, self.games, clock, self._moved)
+        self.deals = Deals(store, clock, self.deal_limit, self.replicas.moved_elsewhere)
+        self.coaching = Coaching(self.asker, self.thinkers)
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> int:
         """How many unfinished games are stored. None is replayed now: each is loaded, and its
         computer players (and count timer) resume, when it is first asked for."""
-        self.listener = self.store.listen(self.replicas.changed)
+        self.listener = self.store.listen(self.replicas.heard)
         return len(self.store.unfinished())
 
     async def stop(self) -> None:
@@ -192,6 +192,11 @@ class GameService:
         if live.abandoned:
             raise ServiceError(410, f"game {live.id} is abandoned ({live.abandoned}): start a new one")
         return live, seat
+
+    def asker(self, game_id: str, token: str | None) -> tuple[LiveGame, int | None]:
+        """The game and the seat a token opens in it (None: a spectator)."""
+        live = self.get(game_id)
+        return live, self.seat_of(live, token)
 
     def seat_of(self, live: LiveGame, token: str | None) -> int | None:
         """The seat a token opens (None without a token: a spectator); 403 for a wrong token, with
@@ -305,6 +310,24 @@ class GameService:
             self.on_change(live)
         self.background.resume(live)
 
+    def _moved(self, live: LiveGame) -> None:
+        """This copy moved with another process's change: the watchers hear of it, and it carries on."""
+        self.broadcast(live)
+        self.background.resume(live)
+
+    def contribute(self, game_id: str, token: str | None, hand: Any, value: Any, client: str = "") -> LiveGame:
+        """A person's contribution to the next hand's deck (``deals.Deals.contribute``), a write
+        like a move: it spends the client's ``move_rate`` too."""
+        self.move_limit.take(client)
+        live, seat = self.seated(game_id, token, "contributions to a deal need a seat token")
+        if self.deals.contribute(live, seat, hand, value):
+            self.broadcast(live)
+        return live
+
+    def reveal(self, game_id: str, number: int) -> dict[str, Any]:
+        """The salt and deck of a finished hand of ``game_id`` (``deals.Deals.reveal``)."""
+        return self.deals.reveal(self.get(game_id), number)
+
     def press_next(self, game_id: str, token: str | None) -> bool:
         """A person at the table is ready for the next hand; the last one to press (or the timer)
         starts it. Returns False when the seat had already pressed (nothing changes then)."""
@@ -399,7 +422,7 @@ class GameService:
         return {
             "game": live.id,
             "record": write_record(record_of_game(live.game, tags, live.names)),
-            "hands": [self.deals.reveal(game_id, n) for n in range(1, len(live.hands) + 1)],
+            "hands": [self.deals.reveal(live, n) for n in range(1, len(live.hands) + 1)],
             "winner": live.game.winner,
             "scores": list(live.game.scores),
             "frames": replay_frames(live),
