@@ -1,7 +1,9 @@
 """The table the environments share: hands dealt from a seed, one decision at a time, rewards per seat.
 
 Both environments and the benchmark drive this one object, so the rules of play (what ends an
-episode, when a hand's points are paid, how a multi-step move is chosen) are written once.
+episode, when a hand's points are paid, how a multi-step move is chosen) are written once; the game
+itself is played at the one live table every front end drives (``cassino.table.Table``), with an
+agent in every seat and no count between hands.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from ..game import Game
 from ..moves import MoveCode
 from ..rules import Rules, make_rules
 from ..state import State
+from ..table import HandEnded, Seat
+from ..table import Table as LiveTable
 from ..view import View, view_of
 from .encoding import NUM_ACTIONS, FloatArray, MaskArray, Selection, observe
 
@@ -72,6 +76,12 @@ def check_render_mode(mode: str | None, allowed: Sequence[str]) -> None:
         raise ValueError(f"render_mode must be one of {', '.join(allowed)}, got {mode!r}")
 
 
+def agents_table(rules: Rules, seed: int, dealer: int = 0) -> LiveTable:
+    """A live table with an agent in every seat: each seat is driven from outside, as a person's."""
+    seats = [Seat.person(s, f"agent {s}", "agent") for s in range(rules.players)]
+    return LiveTable(rules, seats, seed=seed, dealer=dealer, count_between_hands=False)
+
+
 class Table:
     """One episode of Casino: a hand (``episode='hand'``) or a whole game to the target (``'game'``)."""
 
@@ -80,24 +90,31 @@ class Table:
             raise ValueError(f"episode must be one of {', '.join(EPISODES)}, got {episode!r}")
         self.rules = rules
         self.episode = episode
-        self.game = Game(rules, seed=0)
+        self.table = agents_table(rules, 0)
         self.hands_played = 0
         self.over = False
+        self._final: State | None = None
         self._selection: Selection | None = None
 
     def reset(self, seed: int, dealer: int = 0) -> None:
         """Deal the first hand of a new episode from a seeded shuffle."""
         if not 0 <= dealer < self.rules.players:
             raise ValueError(f"dealer seat {dealer} is out of range for {self.rules.players} players")
-        self.game = Game(self.rules, seed=seed, dealer=dealer)
+        self.table = agents_table(self.rules, seed, dealer)
         self.hands_played = 0
         self.over = False
+        self._final = None
         self._selection = None
+
+    @property
+    def game(self) -> Game:
+        """The whole game played at the table."""
+        return self.table.game
 
     @property
     def state(self) -> State:
         """The hand in play (the finished one once the episode is over)."""
-        return self.game.state
+        return self._final if self._final is not None else self.table.state
 
     @property
     def to_move(self) -> int:
@@ -139,18 +156,15 @@ class Table:
         return self.play(move)
 
     def play(self, move: MoveCode) -> list[float] | None:
-        """Make a whole legal move for the seat to move (a bot's move); rewards as ``step``."""
+        """Make a whole legal move for the seat to move (the mask's or a bot's: not checked again);
+        rewards as ``step``."""
         self._selection = None
-        state = self.state
-        state.push(move)
-        if not state.hand_over:
+        events = self.table.play(self.state.to_move, move, checked=False)
+        ended = next((e for e in events if isinstance(e, HandEnded)), None)
+        if ended is None:
             return None
-        result = state.result
-        assert result is not None
         self.hands_played += 1
-        rewards = hand_rewards(self.rules, result.points)
-        if self.episode == "hand" or state.winner >= 0:
+        if self.episode == "hand" or self.table.over:
             self.over = True
-        else:
-            self.game.next_hand()
-        return rewards
+            self._final = self.game.hands[ended.number - 1]
+        return hand_rewards(self.rules, ended.result.points)

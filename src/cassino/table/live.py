@@ -23,7 +23,7 @@ from ..players.base import decide
 from ..rules import Rules
 from ..state import State
 from ..view import View, spectator_view, view_of
-from .errors import ClosedError, NotNowError, NotSeatedError
+from .errors import ClosedError, NotNowError, NotSeatedError, TableError
 from .events import CountEnded, CountStarted, Dealt, Event, GameOver, HandEnded, Moved, Pressed, TakenBack
 from .seats import BOT, HUMAN, Seat
 from .teaching import Teaching
@@ -254,7 +254,7 @@ class Table:
         if checked:
             self.verify_play(seat, version)
         game = self.game
-        hands, stock = len(game.hands), len(game.state.remaining_stock)
+        hands, stock = len(game.hands), game.state.stock_pos
         self._before = _Before(self.ply, self.deal_ply, self.counting, frozenset(self.ready), self.deadline)
         if checked:
             game.play(code)
@@ -264,7 +264,7 @@ class Table:
         self.epoch += 1
         events: list[Event] = [Moved(seat, code, self.ply - 1)]
         new_hand = len(game.hands) > hands
-        if new_hand or len(game.state.remaining_stock) != stock:
+        if new_hand or game.state.stock_pos != stock:
             self.deal_ply = self.ply
             events.append(Dealt(len(game.hands), new_hand))
         if new_hand or game.state.hand_over:
@@ -295,10 +295,10 @@ class Table:
         for seat, code in moves:
             if self.game.state.to_move != seat:
                 raise ValueError(f"stored move {self.ply} is by seat {seat}, out of turn")
-            stock, hands = len(self.game.state.remaining_stock), len(self.game.hands)
+            stock, hands = self.game.state.stock_pos, len(self.game.hands)
             self.game.play(code)
             self.ply += 1
-            if len(self.game.hands) > hands or len(self.game.state.remaining_stock) != stock:
+            if len(self.game.hands) > hands or self.game.state.stock_pos != stock:
                 self.deal_ply = self.ply
         self.epoch += 1
 
@@ -376,7 +376,7 @@ class Table:
         """True when ``seat`` may take back its last move now."""
         try:
             self.undo_start(seat)
-        except NotNowError:
+        except TableError:
             return False
         return True
 
