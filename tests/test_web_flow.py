@@ -26,8 +26,9 @@ from cassino.moves import MoveCode, format_code
 from cassino.state import State
 from cassino.view import View
 from cassino.web import create_app, thinking
+from cassino.web.schema import settings_table
 from cassino.web.service import GameService
-from cassino.web.store import Store, settings_table
+from cassino.web.store import Store
 from web_support import claim_seats, create, get
 
 

@@ -21,8 +21,9 @@ from cassino.web.limits import Rate
 from cassino.web.model import LiveGame
 from cassino.web.payloads import state_payload
 from cassino.web.requests import TABLE_BOTS
+from cassino.web.schema import HandRow, NewGame, SeatRow
 from cassino.web.service import GameService
-from cassino.web.store import HandRow, NewGame, SeatRow, Store, database_url
+from cassino.web.store import Store, database_url
 
 ALLOWED = "the computer players are: beginner, novice, casual, club, expert, master, random, greedy, heuristic, search"
 HUMAN_VS_GREEDY = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}

@@ -22,8 +22,9 @@ from sqlalchemy import Column, Float, ForeignKey, Integer, MetaData, String, Tab
 from starlette.websockets import WebSocketDisconnect
 
 from cassino.web import create_app
+from cassino.web.schema import invites_table, seats_table, settings_table
 from cassino.web.service import GameService
-from cassino.web.store import Store, database_url, invites_table, seats_table, settings_table
+from cassino.web.store import Store, database_url
 from web_support import cards_in_text, create, get, hidden_from, postgres_url
 
 

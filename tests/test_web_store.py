@@ -14,8 +14,9 @@ pytest.importorskip("sqlalchemy")
 
 from cassino.web.errors import ServiceError
 from cassino.web.payloads import state_payload
+from cassino.web.schema import HandRow, MoveRow, SeatRow
 from cassino.web.service import GameService
-from cassino.web.store import HandRow, MoveRow, SeatRow, Store, StoreError, database_url
+from cassino.web.store import Store, StoreError, database_url
 from web_support import postgres_url, service_seats
 
 
@@ -102,7 +103,7 @@ def test_durability_setting(store: Store, durable: bool) -> None:
 def test_a_move_the_database_refuses_is_not_made(store: Store) -> None:
     from sqlalchemy import insert
 
-    from cassino.web.store import moves_table
+    from cassino.web.schema import moves_table
 
     async def scenario() -> None:
         service = GameService(store, bot_delay=0)

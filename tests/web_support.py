@@ -41,7 +41,8 @@ def postgres_url() -> str:
     if not url:
         need("CASSINO_TEST_POSTGRES is not set (scripts/ensure-services.sh starts a server and prints it)")
         raise AssertionError("unreachable")
-    from cassino.web.store import Store, database_url, metadata
+    from cassino.web.schema import metadata
+    from cassino.web.store import Store, database_url
 
     store = Store(database_url(url))
     metadata.drop_all(store.engine)

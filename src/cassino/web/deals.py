@@ -16,7 +16,8 @@ from .errors import ServiceError
 from .fair import LEGACY, SCHEME, commitment, deck_text, is_value, new_salt, new_seed, seed_commitment
 from .limits import RateLimit
 from .model import LiveGame, NextDeal
-from .store import HandRow, Store, StoreError
+from .schema import HandRow
+from .store import Store, StoreError
 
 log = logging.getLogger("cassino.web")
 

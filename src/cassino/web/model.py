@@ -17,7 +17,7 @@ from ..cards import Card
 from ..rules import Rules
 from ..table import Seat, Table
 from .fair import derive_deck, secure_deck, seed_commitment
-from .store import HandRow
+from .schema import HandRow
 
 
 @dataclass

@@ -19,7 +19,8 @@ from .errors import ServiceError
 from .fair import parse_deck
 from .model import Dealer, LiveGame, NextDeal
 from .requests import bot_player
-from .store import Store, StoredGame, StoreError
+from .schema import StoredGame
+from .store import Store, StoreError
 
 log = logging.getLogger("cassino.web")
 

@@ -33,7 +33,7 @@ from ..table import (
 )
 from .errors import ServiceError
 from .fair import is_value
-from .store import SeatRow
+from .schema import SeatRow
 
 MAX_NAME = 40
 MAX_NEXT_AFTER = 3600

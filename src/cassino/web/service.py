@@ -33,6 +33,7 @@ from .errors import ServiceError
 from .fair import deck_text, derive_deck, new_seed, seed_commitment
 from .limits import CREATE_RATE, MOVE_RATE, Rate, RateLimit, duration
 from .model import Dealer, LiveGame, NextDeal, Subscriber
+from .notify import Listener
 from .payloads import encode, public_payload, replay_frames, state_payload
 from .replicas import Replicas
 from .requests import (
@@ -49,7 +50,8 @@ from .requests import (
     token_hash,
     watch_link,
 )
-from .store import HandRow, InviteRow, Listener, MoveRow, StaleDealError, StaleGameError, Store, StoreError
+from .schema import HandRow, InviteRow, MoveRow
+from .store import StaleDealError, StaleGameError, Store, StoreError
 from .thinking import Thinkers
 
 log = logging.getLogger("cassino.web")

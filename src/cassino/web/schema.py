@@ -1,0 +1,220 @@
+"""What the web app stores, as SQL tables and as the rows the store reads and writes.
+
+A game's position is never stored: it is rebuilt by replaying the stored moves on the stored decks.
+Seat tokens and invitations are stored only as SHA-256 hashes. Tables added after the first release
+(settings, invitations, activity, the count's presses, seeds, contributions, tickets) are new tables,
+so ``create_all`` adds them to an existing database; a game without a settings row is listed and
+has no count timer, as games were before, and one without an activity row has no known last move
+(it starts counting towards its expiry when it is loaded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
+
+metadata = MetaData()
+
+games_table = Table(
+    "cassino_games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("winner", Integer, nullable=False),
+    Column("moves", Integer, nullable=False),
+)
+seats_table = Table(
+    "cassino_seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("bot", String(128), nullable=False),
+    Column("bot_seed", Integer, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+)
+hands_table = Table(
+    "cassino_hands",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("deck", Text, nullable=False),
+    Column("salt", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+)
+moves_table = Table(
+    "cassino_moves",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("hand", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("move", String(80), nullable=False),
+)
+
+settings_table = Table(
+    "cassino_game_settings",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("listed", Boolean, nullable=False),
+    Column("next_hand_after", Integer, nullable=False),
+    Column("count_deadline", Float, nullable=True),
+)
+"""What a game's creator chose beyond the rules, and when the current count between hands ends."""
+invites_table = Table(
+    "cassino_invites",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("code_hash", String(64), nullable=False),
+    Column("claimed", Float, nullable=True),
+)
+"""One invitation per person's seat other than the creator's: its code's hash, and when it was used."""
+activity_table = Table(
+    "cassino_game_activity",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("last_move", Float, nullable=False),
+)
+"""When a game was last moved (or created): a game left for too long is abandoned, not resumed."""
+ready_table = Table(
+    "cassino_ready",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+)
+"""The people who pressed next in the count before a hand: stored, so that every server process
+(and a restarted one) knows who is still awaited."""
+
+seeds_table = Table(
+    "cassino_deal_seeds",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seed", String(64), nullable=False),
+)
+"""The server's secret seed of each hand (``fair.SCHEME``), stored when it is committed: a hand
+ahead, so that its commitment is published before anyone contributes to it."""
+contributions_table = Table(
+    "cassino_contributions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("value", String(64), nullable=False),
+)
+"""Each person's contribution to a hand's deck, taken until the hand is dealt."""
+tickets_table = Table(
+    "cassino_deal_tickets",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""Seeds committed before a game exists, for its first hand: the page asks for one, then creates
+the game with its own contribution. Each is used once, and forgotten after ``TICKET_SECONDS``."""
+TICKET_SECONDS = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat as stored: a person (``human``, with the hash of its token) or a computer player."""
+
+    seat: int
+    kind: str
+    name: str
+    bot: str = ""
+    bot_seed: int = 0
+    token_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class InviteRow:
+    """A seat's invitation: the hash of its one-time code and when it was claimed (None: not yet)."""
+
+    seat: int
+    code_hash: str
+    claimed: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """A hand's secret deck (as committed text), its salt and the published commitment."""
+
+    number: int
+    deck: str
+    salt: str
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One move: its index in the game (ply), its hand, the seat that made it, its canonical line."""
+
+    ply: int
+    hand: int
+    seat: int
+    move: str
+
+
+@dataclass
+class StoredGame:
+    """Everything stored about one game."""
+
+    id: str
+    created: float
+    rules: dict[str, Any]
+    status: str
+    winner: int
+    seats: list[SeatRow] = field(default_factory=list)
+    hands: list[HandRow] = field(default_factory=list)
+    moves: list[MoveRow] = field(default_factory=list)
+    invites: list[InviteRow] = field(default_factory=list)
+    listed: bool = True
+    next_hand_after: int = 0
+    """Seconds the count between hands lasts at most (0: until every person pressed next)."""
+    count_deadline: float | None = None
+    """When the count after the last finished hand ends (epoch seconds), if it has a timer."""
+    last_move: float | None = None
+    """When the game was last moved, or created (epoch seconds); None for a game from before that
+    was stored."""
+    ready: set[int] = field(default_factory=set)
+    """The seats that pressed next in the count before the last hand stored."""
+    seeds: dict[int, str] = field(default_factory=dict)
+    """The server's seed of each hand dealt or committed (``fair.SCHEME``), by hand."""
+    contributions: dict[int, dict[int, str]] = field(default_factory=dict)
+    """The people's contributions, by hand then seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What a game gained since a ply (``Store.progress``): the moves from it, and how many hands
+    it has dealt."""
+
+    moves: list[MoveRow]
+    hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What ``create_games`` stores of one new game."""
+
+    id: str
+    rules: dict[str, Any]
+    seats: list[SeatRow]
+    first: HandRow
+    invites: list[InviteRow] = field(default_factory=list)
+    listed: bool = True
+    next_hand_after: int = 0
+    created: float | None = None
+    """Epoch seconds; None: now."""
+    seeds: dict[int, str] = field(default_factory=dict)
+    """The seeds of the first hand and the next (``fair.SCHEME``), by hand."""
+    contributions: dict[int, str] = field(default_factory=dict)
+    """The first hand's contributions, by seat."""
