@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..game import Game
 from ..learn import Assessment, Coach, CoachNote, LessonNote, Review, all_lessons, count_lesson, due_lessons, review
@@ -64,8 +64,6 @@ class Learner:
     """The lessons told at this table (a front end that keeps them itself passes its own)."""
     lesson_turn: tuple[int, int] | None = None
     """The turn (hand, move) of the last lesson told: at most one a turn."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """What a front end keeps beside (its locks, its review in its own form)."""
 
 
 def checked_seen(seen: object) -> set[str]:

@@ -27,10 +27,9 @@ log = logging.getLogger("cassino.web")
 
 def _lock(live: LiveGame, seat: int) -> asyncio.Lock:
     """The seat's coach's lock: one search at a time, since a coach is not shared."""
-    extra = live.teaching.learner(seat).extra
-    found = extra.get("lock")
-    if not isinstance(found, asyncio.Lock):
-        found = extra["lock"] = asyncio.Lock()
+    found = live.coach_locks.get(seat)
+    if found is None:
+        found = live.coach_locks[seat] = asyncio.Lock()
     return found
 
 
@@ -128,21 +127,17 @@ class Coaching:
         live, seat = self._person(game_id, token, "reviews")
         if not live.over:
             raise ServiceError(409, "the review is made when the game is over: play on to the end first")
-        extra = live.teaching.learner(seat).extra
-        if "review" not in extra:
-            task = extra.get("review_task")
-            if not isinstance(task, asyncio.Task):
-                task = extra["review_task"] = asyncio.get_running_loop().create_task(self._review(live, seat))
-            try:
-                extra["review"] = await asyncio.shield(task)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                extra.pop("review_task", None)
-                log.exception("game %s: the review of seat %d failed", live.id, seat)
-                raise ServiceError(503, "the review could not be made just now: try again") from None
-        review: dict[str, Any] = extra["review"]
-        return review
+        task = live.reviews.get(seat)
+        if task is None:
+            task = live.reviews[seat] = asyncio.get_running_loop().create_task(self._review(live, seat))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            live.reviews.pop(seat, None)
+            log.exception("game %s: the review of seat %d failed", live.id, seat)
+            raise ServiceError(503, "the review could not be made just now: try again") from None
 
     async def _review(self, live: LiveGame, seat: int) -> dict[str, Any]:
         assessed = [

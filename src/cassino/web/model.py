@@ -115,6 +115,10 @@ class LiveGame(Table):
         self.timer_task: asyncio.Task[None] | None = None
         self.learn_tasks: set[asyncio.Task[Any]] = set()
         """Assessments running in the background, held so they are not collected mid-way."""
+        self.coach_locks: dict[int, asyncio.Lock] = {}
+        """One search at a time per seat's coach (a coach remembers its last position)."""
+        self.reviews: dict[int, asyncio.Task[dict[str, Any]]] = {}
+        """Each seat's review once asked for, made once (its JSON, when the task is done)."""
         self.cache: dict[str, Any] = {}
         """Parts of the public payload that change only between hands, by ``payloads``."""
 
