@@ -13,6 +13,7 @@ from typing import Any
 
 from cassino.cards import parse_card
 from cassino.notation import position_from_json
+from cassino.rules import make_rules
 from cassino.state import State
 from reference import RANKS, SUITS
 
@@ -90,4 +91,18 @@ def scripted_position(
             "stock": [c for c in ALL_CARDS if c not in used],
             "captured": [[], list(captured)] + [[] for _ in hands[2:]],
         }
+    )
+
+
+def hand_over_state() -> State:
+    """Every hand and the stock empty: the hand is over."""
+    return State(
+        make_rules("classic"),
+        dealer=1,
+        to_move=0,
+        hands=[0, 0],
+        loose=0,
+        builds=(),
+        stock=(),
+        captured=[(1 << 52) - 1, 0],
     )

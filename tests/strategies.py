@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from cassino import PRESETS, Rules, State, make_rules
-from cassino.rules import COURT_CAPTURES, OPTIONS, SCORINGS, TIEBREAKS, TRAIL_RESTRICTIONS
+from cassino.rules import COURT_CAPTURES, OPTIONS, SCORINGS, TIEBREAKS, TRAIL_RESTRICTIONS, Option, OptionValue
 
 HAND_MOVES = 48
 """Every hand has exactly 48 plays: 52 cards less the 4 dealt to the table."""
@@ -124,3 +124,13 @@ def positions(draw: st.DrawFn, rules: st.SearchStrategy[Rules] | None = None) ->
     deal = draw(deals(rules))
     moves = draw(st.integers(0, HAND_MOVES))
     return random_play(deal.start(), deal.walk(), moves)
+
+
+def option_values(option: Option) -> tuple[OptionValue, ...]:
+    """The values an option is tried with: both for a flag, every choice, two numbers."""
+    if option.type == "bool":
+        return (False, True)
+    if option.type == "choice":
+        return option.choices
+    assert isinstance(option.default, int)
+    return (option.default, option.default + 1)

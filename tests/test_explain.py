@@ -19,14 +19,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cassino import State, make_rules
+from cassino import State
 from cassino.cards import card_name, cards_of, parse_card
 from cassino.explain import Cards, Reason, WhyNot, build_key, explain_card, item_key, reason_illegal, why_not
 from cassino.moves import TRAIL, code_card, code_table, encode
 from cassino.partition import UNIT, in_some_group, splittable
 from cassino.view import public_position, view_of
 from crosscheck_support import PRESET_NAMES, random_play
-from positions import build, mask, scripted_position
+from positions import build, hand_over_state, mask, scripted_position
 from strategies import positions
 
 OWN_EIGHT = [build(["3c", "5d"], 8, 0)]
@@ -42,20 +42,6 @@ def reason(code: str, **params: Any) -> dict[str, Any]:
 def hints(state: State, seat: int = 0) -> dict[str, Any]:
     """``why_not`` of ``seat``'s view as the page is sent it."""
     return why_not(view_of(state, seat)).to_json()
-
-
-def hand_over_state() -> State:
-    """Every hand and the stock empty: the hand is over."""
-    return State(
-        make_rules("classic"),
-        dealer=1,
-        to_move=0,
-        hands=[0, 0],
-        loose=0,
-        builds=(),
-        stock=(),
-        captured=[(1 << 52) - 1, 0],
-    )
 
 
 # ----------------------------------------------------------------------------- scripted positions

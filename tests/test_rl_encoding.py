@@ -36,9 +36,9 @@ from cassino.rl.encoding import (
     encode_move,
     observe,
 )
-from cassino.rules import OPTION_NAMES, OPTIONS, Option, OptionValue, Rules, RulesError
+from cassino.rules import OPTION_NAMES, OPTIONS, Option, Rules, RulesError
 from cassino.view import View, view_of
-from strategies import positions, random_play, rules_st, seeded_deck
+from strategies import option_values, positions, random_play, rules_st, seeded_deck
 
 PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -305,16 +305,6 @@ def test_the_rule_flags_are_the_on_off_options_in_their_order() -> None:
         "table_cards_may_raise",
         "duplicate_value_builds",
     )
-
-
-def option_values(option: Option) -> tuple[OptionValue, ...]:
-    """The values an option is tried with: both for a flag, every choice, two numbers."""
-    if option.type == "bool":
-        return (False, True)
-    if option.type == "choice":
-        return option.choices
-    assert isinstance(option.default, int)
-    return (option.default, option.default + 1)
 
 
 RULE_PART = OBS_OFFSETS["players"]

@@ -19,9 +19,9 @@ import pytest
 
 import cassino
 from cassino.checks import OPTIONS_NOT_READ, RuleFlags
-from cassino.rules import OPTION_NAMES, OPTIONS, PRESETS, Option, OptionValue, Rules, RulesError
+from cassino.rules import OPTION_NAMES, OPTIONS, PRESETS, Option, Rules, RulesError
 from cassino.state import State
-from strategies import seeded_deck
+from strategies import option_values, seeded_deck
 
 
 def flag_fields() -> list[str]:
@@ -40,16 +40,6 @@ def flags(rules: Rules) -> tuple[object, ...]:
     return tuple(getattr(made, name) for name in FIELDS)
 
 
-def values_of(option: Option) -> tuple[OptionValue, ...]:
-    """The values an option is tried with: both for a flag, every choice, two numbers."""
-    if option.type == "bool":
-        return (False, True)
-    if option.type == "choice":
-        return option.choices
-    assert isinstance(option.default, int)
-    return (option.default, option.default + 1)
-
-
 def bases() -> Iterator[Rules]:
     """The rule sets options are tried on: every preset with every seating."""
     for preset in PRESETS.values():
@@ -60,7 +50,7 @@ def bases() -> Iterator[Rules]:
 def variants(base: Rules, option: Option) -> list[Rules]:
     """``base`` with each value of ``option`` that the rules accept there."""
     out = []
-    for value in values_of(option):
+    for value in option_values(option):
         try:
             out.append(base.replace(**{option.name: value}))
         except RulesError:

@@ -21,13 +21,13 @@ pytest.importorskip("babel")
 
 from fastapi.testclient import TestClient
 
-from cassino import State, make_rules
+from cassino import State
 from cassino.cards import parse_card
 from cassino.explain import REASON_TEXTS, Cards, Rank, Reason, explain_illegal, reason_illegal, why_not
 from cassino.moves import BUILD, CAPTURE, MoveCode, encode, parse_code
 from cassino.view import view_of
 from cassino.web import create_app, i18n
-from positions import build, scripted_position
+from positions import build, hand_over_state, scripted_position
 from web_support import claim_seats
 
 
@@ -44,20 +44,6 @@ def mask(*names: str) -> int:
 
 OWN_EIGHT = [build(["3c", "5d"], 8, 0)]
 """RULES.md example 9: seat 0 owns an 8-build."""
-
-
-def hand_over_state() -> State:
-    """Every hand and the stock empty: the hand is over."""
-    return State(
-        make_rules("classic"),
-        dealer=1,
-        to_move=0,
-        hands=[0, 0],
-        loose=0,
-        builds=(),
-        stock=(),
-        captured=[(1 << 52) - 1, 0],
-    )
 
 
 # (code, position, refused move, the exact English sentence): one real refusal per engine code.
