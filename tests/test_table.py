@@ -180,6 +180,16 @@ def test_only_a_person_presses_next() -> None:
         table.verify_press(1)
 
 
+def test_a_table_needs_one_seat_a_player_in_order() -> None:
+    rules = make_rules("classic", players=3)
+    with pytest.raises(ValueError, match=r"^a table of 3 players needs seats 0 to 2, in order$"):
+        Table(rules, people(make_rules("classic")))
+    with pytest.raises(ValueError, match=r"^a table of 3 players needs seats 0 to 2, in order$"):
+        Table(rules, list(reversed(people(rules))))
+    with pytest.raises(ValueError, match=r"^a seat's kind is one of human, bot$"):
+        Table(rules, [*people(rules)[:2], Seat(2, "ghost", "?")])
+
+
 # ----------------------------------------------------------------------------- undo
 
 

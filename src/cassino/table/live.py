@@ -25,7 +25,7 @@ from ..state import State
 from ..view import View, spectator_view, view_of
 from .errors import ClosedError, NotNowError, NotSeatedError, TableError
 from .events import CountEnded, CountStarted, Dealt, Event, GameOver, HandEnded, Moved, Pressed, TakenBack
-from .seats import BOT, HUMAN, Seat
+from .seats import BOT, HUMAN, KINDS, Seat
 from .teaching import Teaching
 
 
@@ -109,8 +109,10 @@ class Table:
     ) -> None:
         """The game is dealt as ``Game`` deals it: from ``decks`` first, then ``deck_source``, else
         a shuffle of ``seed``, the first hand by ``dealer``."""
-        if len(seats) != rules.players:
-            raise ValueError(f"a table of {rules.players} players needs {rules.players} seats, not {len(seats)}")
+        if [s.seat for s in seats] != list(range(rules.players)):
+            raise ValueError(f"a table of {rules.players} players needs seats 0 to {rules.players - 1}, in order")
+        if any(s.kind not in KINDS for s in seats):
+            raise ValueError(f"a seat's kind is one of {', '.join(KINDS)}")
         game = Game(rules, seed=seed, dealer=dealer, decks=decks, deck_source=deck_source)
         self.game = game
         self.seats = list(seats)
@@ -227,10 +229,6 @@ class Table:
         """Refuse any command once the table is closed."""
         if self.abandoned:
             raise ClosedError(f"the game is abandoned ({self.abandoned}): start a new one")
-
-    def seat_of_holder(self, holder: str) -> int | None:
-        """The person's seat ``holder`` holds, or None."""
-        return next((s.seat for s in self.seats if s.kind == HUMAN and s.holder and s.holder == holder), None)
 
     # ------------------------------------------------------------------ playing
     def verify_play(self, seat: int, version: int | None = None) -> None:
