@@ -160,6 +160,17 @@ def test_without_a_count_between_hands_play_goes_straight_on() -> None:
     assert [type(e) for e in events] == [Moved, HandEnded, Dealt] and table.phase == "play"
 
 
+def test_a_table_of_one_hand_is_over_when_it_is_counted_and_draws_no_other_deck() -> None:
+    rules = make_rules("classic", target=61)
+    table = Table(rules, people(rules), seed=11, last_hand=1)
+    events = to_hand_end(table, random.Random(2))
+    assert [type(e) for e in events] == [Moved, HandEnded, GameOver]
+    assert events[-1] == GameOver(-1, table.game.hands[0].scores)
+    assert table.over and table.phase == "over" and len(table.game.decks) == 1 and table.state.hand_over
+    with pytest.raises(NotNowError, match=r"^the game is over: no move is left to play$"):
+        table.verify_play(table.state.to_move)
+
+
 def test_a_closed_table_refuses_everything() -> None:
     rules = make_rules("classic")
     table = Table(rules, people(rules), seed=1)

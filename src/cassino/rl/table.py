@@ -76,10 +76,12 @@ def check_render_mode(mode: str | None, allowed: Sequence[str]) -> None:
         raise ValueError(f"render_mode must be one of {', '.join(allowed)}, got {mode!r}")
 
 
-def agents_table(rules: Rules, seed: int, dealer: int = 0) -> LiveTable:
-    """A live table with an agent in every seat: each seat is driven from outside, as a person's."""
+def agents_table(rules: Rules, episode: str, seed: int, dealer: int = 0) -> LiveTable:
+    """A live table with an agent in every seat (each driven from outside, as a person's) that
+    plays one ``episode``: a hand, or the game."""
     seats = [Seat.person(s, f"agent {s}", "agent") for s in range(rules.players)]
-    return LiveTable(rules, seats, seed=seed, dealer=dealer, count_between_hands=False)
+    last = 1 if episode == "hand" else None
+    return LiveTable(rules, seats, seed=seed, dealer=dealer, count_between_hands=False, last_hand=last)
 
 
 class Table:
@@ -90,20 +92,18 @@ class Table:
             raise ValueError(f"episode must be one of {', '.join(EPISODES)}, got {episode!r}")
         self.rules = rules
         self.episode = episode
-        self.table = agents_table(rules, 0)
+        self.table = agents_table(rules, episode, 0)
         self.hands_played = 0
         self.over = False
-        self._final: State | None = None
         self._selection: Selection | None = None
 
     def reset(self, seed: int, dealer: int = 0) -> None:
         """Deal the first hand of a new episode from a seeded shuffle."""
         if not 0 <= dealer < self.rules.players:
             raise ValueError(f"dealer seat {dealer} is out of range for {self.rules.players} players")
-        self.table = agents_table(self.rules, seed, dealer)
+        self.table = agents_table(self.rules, self.episode, seed, dealer)
         self.hands_played = 0
         self.over = False
-        self._final = None
         self._selection = None
 
     @property
@@ -114,7 +114,7 @@ class Table:
     @property
     def state(self) -> State:
         """The hand in play (the finished one once the episode is over)."""
-        return self._final if self._final is not None else self.table.state
+        return self.table.state
 
     @property
     def to_move(self) -> int:
@@ -164,7 +164,5 @@ class Table:
         if ended is None:
             return None
         self.hands_played += 1
-        if self.episode == "hand" or self.table.over:
-            self.over = True
-            self._final = self.game.hands[ended.number - 1]
+        self.over = self.table.over
         return hand_rewards(self.rules, ended.result.points)

@@ -66,7 +66,7 @@ class CountEnded:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
-    """A side has won."""
+    """The table is over: side ``winner`` has won, or (-1) the table's last hand was counted."""
 
     winner: int
     scores: tuple[int, ...]

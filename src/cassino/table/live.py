@@ -104,11 +104,14 @@ class Table:
         deck_source: DeckSource | None = None,
         count_between_hands: bool = True,
         next_after: float = 0,
+        last_hand: int | None = None,
         coach_seed: Callable[[int], int] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         """The game is dealt as ``Game`` deals it: from ``decks`` first, then ``deck_source``, else
-        a shuffle of ``seed``, the first hand by ``dealer``."""
+        a shuffle of ``seed``, the first hand by ``dealer``. ``last_hand``: the table is over once
+        that hand is counted, and no deck is drawn after it (a research episode of one hand);
+        None: hands are dealt until a side wins."""
         if [s.seat for s in seats] != list(range(rules.players)):
             raise ValueError(f"a table of {rules.players} players needs seats 0 to {rules.players - 1}, in order")
         if any(s.kind not in KINDS for s in seats):
@@ -118,6 +121,7 @@ class Table:
         self.seats = list(seats)
         self.count_between_hands = count_between_hands
         self.next_after = next_after
+        self.last_hand = last_hand
         self.clock = clock
         self.ply = 0
         """Moves made in the game: its version, which a move may name to be sure of its position."""
@@ -151,8 +155,9 @@ class Table:
 
     @property
     def over(self) -> bool:
-        """True when a side has won."""
-        return self.game.over
+        """True when a side has won, or the table's last hand is counted."""
+        game = self.game
+        return game.over or (self.last_hand is not None and len(game.hands) >= self.last_hand and game.state.hand_over)
 
     @property
     def phase(self) -> str:
@@ -254,10 +259,7 @@ class Table:
         game = self.game
         hands, stock = len(game.hands), game.state.stock_pos
         self._before = _Before(self.ply, self.deal_ply, self.counting, frozenset(self.ready), self.deadline)
-        if checked:
-            game.play(code)
-        else:
-            game.push(code)
+        self._move(code, checked)
         self.ply += 1
         self.epoch += 1
         events: list[Event] = [Moved(seat, code, self.ply - 1)]
@@ -272,9 +274,20 @@ class Table:
             self.ready = set()
             self.deadline = self.clock() + self.next_after if self.next_after else None
             events.append(CountStarted(len(game.hands), self.deadline))
-        if game.over:
+        if self.over:
             events.append(GameOver(game.winner, game.scores))
         return events
+
+    def _move(self, code: MoveCode, checked: bool = True) -> None:
+        """Make a move on the hand in play and deal the next hand when one follows (none after
+        ``last_hand``): checked (``State.play``) or, for a move known legal, not (``State.push``)."""
+        state = self.game.state
+        if checked:
+            state.play(code)
+        else:
+            state.push(code)
+        if state.can_next_hand() and (self.last_hand is None or len(self.game.hands) < self.last_hand):
+            self.game.next_hand()
 
     def unplay(self) -> None:
         """Take back the move ``play`` just made, and all that followed from it, exactly: for a
@@ -294,7 +307,7 @@ class Table:
             if self.game.state.to_move != seat:
                 raise ValueError(f"stored move {self.ply} is by seat {seat}, out of turn")
             stock, hands = self.game.state.stock_pos, len(self.game.hands)
-            self.game.play(code)
+            self._move(code)
             self.ply += 1
             if len(self.game.hands) > hands or self.game.state.stock_pos != stock:
                 self.deal_ply = self.ply
@@ -391,7 +404,7 @@ class Table:
     def restore(self, taken: TakenBack) -> None:
         """Play again the moves ``take_back`` took back: for a front end whose store refused it."""
         for _seat, code in taken.moves:
-            self.game.push(code)
+            self._move(code, checked=False)
         self.ply += len(taken.moves)
         self.epoch += 1
 
