@@ -499,7 +499,8 @@ def test_unknown_top_level_keys_are_ignored() -> None:
 
 def test_not_an_object() -> None:
     reject([], "object")
-    reject("classic", "object")
+    reject('"classic"', "a position must be a JSON object, got str")
+    reject("classic", "position is not valid JSON: Expecting value at line 1 column 1")
 
 
 def test_read_position_text_reports_bad_json_and_missing_files(tmp_path: Any) -> None:

@@ -22,7 +22,7 @@ from .errors import (
 )
 from .game import Game
 from .moves import Move
-from .notation import position_from_json, position_to_json
+from .notation import position_from_json, position_from_line, position_to_json, position_to_line
 from .perft import perft
 from .rules import PRESETS, Rules, make_rules
 from .scoring import HandScore
@@ -56,6 +56,8 @@ __all__ = [
     "parse_card",
     "perft",
     "position_from_json",
+    "position_from_line",
     "position_to_json",
+    "position_to_line",
     "view_of",
 ]

@@ -8,11 +8,12 @@ changes is an immutable int or tuple, so the undo record is just the old field v
 from __future__ import annotations
 
 import operator
+import random
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, NamedTuple, TypeAlias
 
 from . import movegen
-from .cards import Card, CardMask, format_cards, is_full_deck
+from .cards import Card, CardMask, format_cards, is_full_deck, shuffled_deck
 from .checks import RuleFlags, build_is_single, flags_of
 from .errors import IllegalMoveError
 from .moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, format_code, parse_code
@@ -239,6 +240,13 @@ class State:
             scores=scores,
         )
         return state
+
+    @classmethod
+    def new(cls, rules: Rules, seed: int | None, dealer: int = 0) -> State:
+        """The first deal of a hand from the shuffle of ``seed``: the very deal ``Game(rules,
+        seed=seed, dealer=dealer)`` starts with, so a start position is named by its seed alone
+        (None: a fresh shuffle, as a ``Game`` without a seed)."""
+        return cls.new_hand(rules, shuffled_deck(random.Random(seed)), dealer)
 
     def next_hand(self, deck: Sequence[Card]) -> State:
         """The first deal of the hand after this finished one, from ``deck``: the deal moves one

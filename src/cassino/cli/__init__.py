@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -19,7 +20,7 @@ from ..errors import CassinoError, IllegalMoveError, PositionError
 from ..movegen import iter_sorted_moves
 from ..moves import MoveError
 from ..native import describe
-from ..notation import ascii_number, dumps_position, excerpt, read_move, read_position_text
+from ..notation import ascii_number, dumps_position, excerpt, position_to_line, read_move, read_position_text
 from ..perft import iter_divide, perft
 from ..rules import RulesError
 from ..state import State
@@ -28,6 +29,7 @@ from ..terminal.replay import run_check, run_replay
 from .arena import add_arena_arguments, run_arena_command
 from .errors import ArenaUsageError, CliError
 from .play import add_play_arguments, new_game_from_args, session_from_args, wants_plain
+from .rules_args import add_rules_arguments, rules_from_args
 from .verify import run_verify
 
 __all__ = ["CliError", "build_parser", "main"]
@@ -110,7 +112,39 @@ def cmd_apply(args: argparse.Namespace) -> None:
             state.play(code)
         except (MoveError, IllegalMoveError) as exc:
             raise CliError(f"move {i} of {len(args.moves)}: {exc}") from None
-    print(dumps_position(state))
+    print(position_to_line(state) if args.line else dumps_position(state))
+
+
+SEED_DIGITS = 40
+"""The most digits ``--seed`` takes: more than any seed needs, few enough to refuse a pasted file."""
+
+
+def _seed(text: str) -> int:
+    """The ``--seed`` argument: a whole number in the digits 0-9 (``int`` would take ``٣`` or ``-3``)."""
+    if not (text.isascii() and text.isdigit()):
+        raise CliError(f"--seed must be a whole number written with the digits 0-9, got {excerpt(text)}")
+    if len(text.lstrip("0")) > SEED_DIGITS:
+        raise CliError(f"--seed has more than {SEED_DIGITS} digits: {excerpt(text)}")
+    return int(text)
+
+
+def cmd_new(args: argparse.Namespace) -> None:
+    """Print a dealt start position; without ``--seed`` a random seed, told on standard error so
+    that the deal can be made again."""
+    try:
+        rules = rules_from_args(args)
+    except RulesError as exc:
+        raise CliError(str(exc)) from None
+    dealer = ascii_number(args.dealer)
+    if dealer is None or not 0 <= dealer < rules.players:
+        raise CliError(
+            f"--dealer must be a seat 0..{rules.players - 1} for {rules.players} players, got {excerpt(args.dealer)}"
+        )
+    seed = secrets.randbelow(2**32) if args.seed is None else _seed(args.seed)
+    state = State.new(rules, seed, dealer)
+    print(position_to_line(state) if args.line else dumps_position(state))
+    if args.seed is None:
+        print(f"cassino new: seed {seed} (--seed {seed} deals this position again)", file=sys.stderr)
 
 
 def cmd_play(args: argparse.Namespace) -> None:
@@ -208,6 +242,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+POSITION_HELP = "position JSON text, a one-line position, a file holding either, or - for standard input"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``cassino`` command."""
     parser = _Parser(prog="cassino", description="Casino (Cassino), the card game: engine and apps.")
@@ -219,19 +256,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    p = sub.add_parser("new", help="deal a start position from a seeded shuffle")
+    add_rules_arguments(p)
+    p.add_argument(
+        "--seed", default=None, help="shuffle seed, digits 0-9 (random, and told on standard error, if omitted)"
+    )
+    p.add_argument("--dealer", default="0", help="the dealer's seat (default 0)")
+    p.add_argument("--line", action="store_true", help="print the one-line position instead of JSON")
+    p.set_defaults(func=cmd_new)
+
     p = sub.add_parser("moves", help="list the legal moves of a position")
-    p.add_argument("position", help="position JSON text, a file holding it, or - for standard input")
+    p.add_argument("position", help=POSITION_HELP)
     p.set_defaults(func=cmd_moves)
 
     p = sub.add_parser("perft", help="count move sequences of a given depth")
-    p.add_argument("position", help="position JSON text, a file holding it, or - for standard input")
+    p.add_argument("position", help=POSITION_HELP)
     p.add_argument("depth", help="moves per sequence: 0 or more, in the digits 0-9")
     p.add_argument("--divide", action="store_true", help="also print the count under each legal move")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("apply", help="apply moves and print the resulting position")
-    p.add_argument("position", help="position JSON text, a file holding it, or - for standard input")
+    p.add_argument("position", help=POSITION_HELP)
     p.add_argument("moves", nargs="+", metavar="MOVE")
+    p.add_argument("--line", action="store_true", help="print the one-line position instead of JSON")
     p.set_defaults(func=cmd_apply)
 
     p = sub.add_parser("play", help="play a game in the terminal")
