@@ -106,3 +106,23 @@ def hand_over_state() -> State:
         stock=(),
         captured=[(1 << 52) - 1, 0],
     )
+
+
+USED = ["8h", "5s", "3c", "4d", "Ac", "2d", "9s", "Kd", "7c", "4h", "9c", "9d"]
+STOCK = [n for n in ALL_CARDS if n not in USED]
+
+BASE: dict[str, Any] = {
+    "rules": {"preset": "classic", "players": 2, "partnerships": False},
+    "dealer": 0,
+    "to_move": 1,
+    "table": ["5s", "8h", {"cards": ["3c", "4d"], "value": 7, "owner": 1}],
+    "hands": [["Ac", "2d", "9s"], ["4h", "7c", "Kd"]],
+    "stock": STOCK,
+    "captured": [["9c", "9d"], []],
+    "sweeps": [1],
+    "last_capturer": 1,
+    "scores": [3, 5],
+    "winner": None,
+}
+"""A consistent mid-hand position in the writer's form (NOTATION.md's example, completed to 52 cards):
+the notation's tests and the one-line position's start from it."""

@@ -11,7 +11,7 @@ import pytest
 
 from cassino import State, make_rules, perft
 from cassino.notation import dumps_position, position_from_json, position_to_json, position_to_line
-from test_cli import CASES, COMMAND, cassino, engine_moves, fails, ok
+from cli_support import CASES, COMMAND, cassino, engine_moves, fails, ok
 
 
 def shell(pipeline: str) -> subprocess.CompletedProcess[str]:

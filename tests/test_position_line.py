@@ -33,8 +33,8 @@ from cassino.notation import (
     read_position_text,
 )
 from crosscheck_support import PRESET_NAMES, SEATINGS, random_play
+from positions import BASE
 from strategies import positions
-from test_notation import BASE
 
 BASE_LINE = (
     "classic 2 0 1 5s8h[7:3c4d@1] Ac2d9s/4h7cKd "
