@@ -203,7 +203,8 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
     replies = text.split("> ")[1:]
     assert len(replies) == len(script) - 2, "the answers to 'Leave the game?' have their own prompt"
     move, why = replies[0].strip().removeprefix("hint: ").split(" — ")
-    assert replies[0].startswith("hint: ") and move in {CARDS.notation(c) for c in state.legal_codes()} and why
+    said = {CARDS.words(c, state, 0, ("You", "Computer").__getitem__) for c in state.legal_codes()}
+    assert replies[0].startswith("hint: ") and move in said and why
     assert replies[1].strip() == "your side has taken 0 cards and 0 spades this hand"
     assert replies[2].strip() == "not possible: no K is in your hand"
     assert replies[3].strip() == f"not possible: {CARDS.named(elsewhere)} is not in your hand"

@@ -274,7 +274,10 @@ def test_the_hint_key_suggests_a_legal_move() -> None:
         await pilot.pause()
         move, why = message(app).removeprefix("Hint: ").split(" — ")
         assert message(app).startswith("Hint: ") and why
-        assert move in {app.cards.notation(c) for c in state.legal_codes()}
+        session = session_of(app)
+        assert move in {
+            app.cards.words(c, state, ME, lambda s: seat_title(session, s, ME)) for c in state.legal_codes()
+        }
         assert state.moves_played == before
 
     run(script, "--seed", "4", "--no-setup", "--no-save")

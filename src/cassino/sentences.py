@@ -454,7 +454,7 @@ def _pattern(template: str, groups: dict[str, str]) -> re.Pattern[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Matching:
     """What a sentence is matched against: the builds, the reader's seat, and the seats' names."""
 
     builds: tuple[Build, ...]
@@ -581,7 +581,7 @@ def read_move(
     short = _short_form(normal, languages) if " " not in normal else None
     if short is not None:
         return _one(text, position, legal, short, words)
-    table = Table(position.builds, words.seat, _seat_names(position, words.names))
+    table = Matching(position.builds, words.seat, _seat_names(position, words.names))
     read = [(language, said) for language in languages if (said := reader(language).read(normal))]
     if not read:
         raise canonical or MoveError(f"{excerpt(text)} is not a move: {NOT_A_MOVE}")

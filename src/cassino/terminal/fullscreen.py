@@ -605,9 +605,9 @@ class GameScreen(Screen[None]):
             else:
                 self.coach_says(Text("Coach: no move was clearly better than yours.", style="dim"))
         elif event.worker.name == "hint":
-            view, (code, why) = cast(tuple[View, tuple[MoveCode, Message]], event.worker.result)
+            view, hint = cast(tuple[View, tuple[MoveCode, Message]], event.worker.result)
             if self.session.human_to_move() and self.session.view(self.me) == view:
-                self.say(f"Hint: {hint_line(code, why, self.cards)}", "italic")
+                self.say(f"Hint: {hint_line(self.session, self.me, self.cards, view, hint)}", "italic")
 
     def clear_choices(self) -> None:
         """Empty and hide the list of moves."""

@@ -218,7 +218,8 @@ class PlainGame:
         return table
 
     def _hint(self) -> Turn:
-        self.say(f"hint: {hint_line(*self.session.coach.hint(), self.cards)}")
+        view = self.session.view(self.me)
+        self.say(f"hint: {hint_line(self.session, self.me, self.cards, view, self.session.coach.hint(view))}")
         return Turn.AGAIN
 
     def _why(self) -> Turn:

@@ -259,9 +259,11 @@ def learn_text(message: Message, cards: CardText) -> str:
     return Message(message.code, params).text()
 
 
-def hint_line(code: MoveCode, why: Message, cards: CardText) -> str:
-    """A hint: the move in notation (it can be typed as shown), then why it is good."""
-    return f"{cards.notation(code)} — {learn_text(why, cards)}"
+def hint_line(session: Session, me: int, cards: CardText, view: View, hint: tuple[MoveCode, Message]) -> str:
+    """A hint for ``view``: the move in words, as the list says it (it can be typed as shown), then
+    why it is good."""
+    code, why = hint
+    return f"{move_words(session, me, cards, code, view)} — {learn_text(why, cards)}"
 
 
 def note_text(note: CoachNote, cards: CardText) -> str:
