@@ -183,7 +183,7 @@ def first_turn(text: str) -> str:
 
 def test_answers_that_are_not_moves_change_nothing() -> None:
     """Hint, trackers, a rank not held, a card not held, a refused move, a wrong number, a non-move,
-    undo before any move, the log, the scores, help, quit answered no: each prints its reply and
+    a digit that is not 0-9, undo before any move, the log, the scores, help, quit answered no: each prints its reply and
     asks again; then quit answered yes abandons the game."""
     rules = make_rules("classic")
     session = Session(rules, seed=3, humans=(0,), opponent="greedy")
@@ -196,7 +196,7 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
     numeral = next(c for c in hand if state.values[c])
     refused = f"build {card_name(numeral)} 11: {card_name(cards_of(state.loose)[0])}"
     count = len(state.legal_codes())
-    script = ["h", "t", "K", elsewhere, refused, str(count + 1), "0", "flip 7h", ""]
+    script = ["h", "t", "K", elsewhere, refused, str(count + 1), "0", "flip 7h", "", "²"]
     script += ["u", "l", "s", "?", "q", "n", "quit", "y"]
     result, text, person = play("--seed", "3", "--no-save", script=script)
     assert result == -1 and person.answers == script
@@ -213,13 +213,14 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
         assert reply.strip() == f"not possible: there is no move number {number}; choose 1 to {count}"
     assert replies[7].startswith("not possible: 'flip 7h' is not a move: write it as the game does")
     assert replies[8].startswith("not possible: ")
-    assert replies[9].strip() == "cannot undo: you have made no move in this hand to take back"
+    assert replies[9].strip() == "not possible: in move '²': '²' is not one of the digits 0-9"  # no list number
+    assert replies[10].strip() == "cannot undo: you have made no move in this hand to take back"
     [(_, code)] = session.state.seat_moves()
-    assert replies[10].splitlines() == ["Hand 1, 1 move so far:", f"  Computer: {CARDS.words(code)}"]
-    assert replies[11].strip() == "Scores: You 0 - Computer 0"
-    assert replies[12].splitlines() == ["Commands:", *(f"  {name:12} {meaning}" for name, meaning in COMMANDS)]
-    assert replies[13] == "Leave the game? (y/n) Playing on.\n"
-    assert replies[14] == "Leave the game? (y/n) Game abandoned.\n"
+    assert replies[11].splitlines() == ["Hand 1, 1 move so far:", f"  Computer: {CARDS.words(code)}"]
+    assert replies[12].strip() == "Scores: You 0 - Computer 0"
+    assert replies[13].splitlines() == ["Commands:", *(f"  {name:12} {meaning}" for name, meaning in COMMANDS)]
+    assert replies[14] == "Leave the game? (y/n) Playing on.\n"
+    assert replies[15] == "Leave the game? (y/n) Game abandoned.\n"
     assert text.count("Your hand:") == 1, "the position was shown again: something changed"
 
 
