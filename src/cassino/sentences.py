@@ -26,6 +26,7 @@ from typing import Final, TypeAlias
 
 from .cards import RANKS, SUITS, Card, CardMask, card_name, cards_of, excerpt, rank
 from .errors import CassinoError, MoveError
+from .explain import why_not
 from .moves import (
     BUILD,
     CAPTURE,
@@ -459,14 +460,14 @@ class Matching:
 
     builds: tuple[Build, ...]
     seat: int
-    names: dict[str, int]
+    names: dict[str, set[int]]
 
     def owns(self, ref: Ref, build: Build) -> bool:
         """Whether ``ref`` names ``build``: its value, and the reader's own or another's (a name
         that is some seat's must be the owner's; any other name is not checked)."""
         if ref.value != build.value or (build.owner == self.seat) != ref.own:
             return False
-        return ref.own or self.names.get(ref.name, build.owner) == build.owner
+        return ref.own or build.owner in self.names.get(ref.name, {build.owner})
 
     def fits(self, said: Said, code: MoveCode) -> bool:
         """Whether legal move ``code`` is the one ``said`` names."""
@@ -533,8 +534,7 @@ def _card_detail(card: Card, position: Position, legal: list[MoveCode], words: W
 
 
 def _why_not_text(view: View, card: Card) -> str:
-    from .explain import why_not  # explain reads the view; it is only asked when a card has no move
-
+    """Why a card of the hand has no legal move: the page's reason (``explain.why_not``)."""
     reason = why_not(view).cards.get(card)
     return "it is not your turn" if reason is None else reason.text
 
@@ -598,12 +598,11 @@ def read_move(
     raise MoveError(f"{excerpt(text)} is not a legal move here: {detail}")
 
 
-def _seat_names(position: Position, names: Names) -> dict[str, int]:
-    """Each seat by its normalised name (a name two seats share names neither)."""
-    out: dict[str, int] = {}
+def _seat_names(position: Position, names: Names) -> dict[str, set[int]]:
+    """The seats by their normalised names (a name two seats share names either)."""
+    out: dict[str, set[int]] = {}
     for seat in range(position.rules.players):
-        key = _normal(names(seat))
-        out[key] = -2 if key in out else seat
+        out.setdefault(_normal(names(seat)), set()).add(seat)
     return out
 
 
