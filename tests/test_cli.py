@@ -93,6 +93,31 @@ def test_apply_reads_lenient_move_spellings() -> None:
     assert json.loads(ok("apply", json.dumps(position), lenient)) == position_to_json(state)
 
 
+def test_apply_reads_sentences_and_a_card_or_rank_alone() -> None:
+    """A move as the game writes it (any language, symbols or letters) or a card or a rank alone
+    with one legal move applies as its canonical line would; one that names several moves, or
+    none, is a user error (one line, status 2) that says what it could be."""
+    position = CASES[0][0]
+    state = position_from_json(position)
+    state.play(Move.parse("capture Ad 14: 2c 4h 7d 7h Th Qc"))
+    expected = position_to_json(state)
+    spellings = ["take your fourteen with A♦", "take 2c 4h 7d 7h Th Qc with Ad", "deinen Bau vierzehn mit A♦ nehmen"]
+    for move in [*spellings, "ambil bangunanmu empat belas dengan A♦", "Ad", "a♦", "A"]:
+        assert json.loads(ok("apply", json.dumps(position), move)) == expected, move
+    spade = CASES[2][0]
+    assert (
+        fails("apply", json.dumps(spade), "9")
+        == "cassino apply: move 1 of 1: '9' could be any of 2 moves: trail 9♣; trail 9♠"
+    )
+    assert fails("apply", json.dumps(position), "take 2♥ 10♠ with A♦") == (
+        "cassino apply: move 1 of 1: 'take 2♥ 10♠ with A♦' is not a legal move here: A♦ can: take your fourteen with A♦"
+    )
+    assert fails("apply", json.dumps(position), "10") == (
+        "cassino apply: move 1 of 1: 10♣ has no legal move: you own the 14-build (2c 4h 7d 7h Th Qc), "
+        "so you may not trail (rule 7.1)"
+    )
+
+
 def test_apply_illegal_move_names_the_move_and_the_rule() -> None:
     """Line 0: seat 0 owns a 14-build, so trailing is forbidden (RULES.md 7.1)."""
     position = CASES[0][0]

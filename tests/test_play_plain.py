@@ -142,10 +142,18 @@ def test_a_whole_game_on_standard_input(
     assert record.tags[f"Seat{seat}"] == "you"
     assert record.rules == rules
 
-    # The record holds exactly the moves played, each printed in words by the seat that played it.
+    # The record holds exactly the moves played, each printed in words by the seat that played it,
+    # worded on the table it was made on (the builds it names as the person sees them).
     recorded = [(s, c) for hand in record.hands for s, c in hand.moves]
-    printed = re.findall(r"^(?:> )?([A-Z][\w &]*): ((?:take|build|trail) .+)$", text, re.MULTILINE)
-    assert printed == [(seats[s], CARDS.words(c)) for s, c in recorded]
+    printed = re.findall(r"^(?:> )?([A-Z][\w &]*): ((?:take|build|trail|raise) .+)$", text, re.MULTILINE)
+    worded = []
+    for hand in game.hands:
+        table = hand.root()
+        for s, c in hand.seat_moves():
+            worded.append((seats[s], CARDS.words(c, table, seat, seats.__getitem__)))
+            table.push(c)
+    assert [(seats[s], c) for s, c in recorded] == [(seats[s], c) for hand in game.hands for s, c in hand.seat_moves()]
+    assert printed == worded
     assert len(person.answers) == sum(1 for s, _ in recorded if s == seat)
 
     # Each hand: a breakdown line per side, then the checksum; the points agree with the record.
@@ -174,8 +182,8 @@ def first_turn(text: str) -> str:
 
 
 def test_answers_that_are_not_moves_change_nothing() -> None:
-    """Hint, trackers, a card alone, a card not held, a refused move, a wrong number, a non-move,
-    undo before any move, the log, the scores, help, quit answered no: each prints its reply and
+    """Hint, trackers, a rank not held, a card not held, a refused move, a wrong number, a non-move,
+    a digit that is not 0-9, undo before any move, the log, the scores, help, quit answered no: each prints its reply and
     asks again; then quit answered yes abandons the game."""
     rules = make_rules("classic")
     session = Session(rules, seed=3, humans=(0,), opponent="greedy")
@@ -183,29 +191,29 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
         session.step_bot()
     state = session.state
     hand = cards_of(state.hands[0])
-    held = card_name(hand[0])
+    assert not any(c >> 2 == 12 for c in hand), "no king in hand: 'K' names no card"
     elsewhere = next(card_name(c) for c in range(52) if c not in hand and not state.loose >> c & 1)
     numeral = next(c for c in hand if state.values[c])
     refused = f"build {card_name(numeral)} 11: {card_name(cards_of(state.loose)[0])}"
     count = len(state.legal_codes())
-    script = ["h", "t", held, held.upper(), elsewhere, refused, str(count + 1), "0", "flip 7h", ""]
+    script = ["h", "t", "K", elsewhere, refused, str(count + 1), "0", "flip 7h", "", "²"]
     script += ["u", "l", "s", "?", "q", "n", "quit", "y"]
     result, text, person = play("--seed", "3", "--no-save", script=script)
     assert result == -1 and person.answers == script
     replies = text.split("> ")[1:]
     assert len(replies) == len(script) - 2, "the answers to 'Leave the game?' have their own prompt"
     move, why = replies[0].strip().removeprefix("hint: ").split(" — ")
-    assert replies[0].startswith("hint: ") and move in {CARDS.notation(c) for c in state.legal_codes()} and why
+    said = {CARDS.words(c, state, 0, ("You", "Computer").__getitem__) for c in state.legal_codes()}
+    assert replies[0].startswith("hint: ") and move in said and why
     assert replies[1].strip() == "your side has taken 0 cards and 0 spades this hand"
-    can = sorted(format_code(c) for c in state.legal_codes() if (c >> 2) & 63 == hand[0])
-    assert replies[2].strip() == f"{held} can: " + "; ".join(can)
-    assert replies[3] == replies[2]
-    assert replies[4].strip() == f"{elsewhere} is not in your hand"
-    assert replies[5].startswith(f"not possible: illegal move {refused!r}: ") and "(rule 6.1)" in replies[5]
-    for reply, number in ((replies[6], count + 1), (replies[7], 0)):
+    assert replies[2].strip() == "not possible: no K is in your hand"
+    assert replies[3].strip() == f"not possible: {CARDS.named(elsewhere)} is not in your hand"
+    assert replies[4].startswith(f"not possible: illegal move {refused!r}: ") and "(rule 6.1)" in replies[4]
+    for reply, number in ((replies[5], count + 1), (replies[6], 0)):
         assert reply.strip() == f"not possible: there is no move number {number}; choose 1 to {count}"
-    assert replies[8].startswith("not possible: ") and "is not a move" in replies[8]
-    assert replies[9].startswith("not possible: ")
+    assert replies[7].startswith("not possible: 'flip 7h' is not a move: write it as the game does")
+    assert replies[8].startswith("not possible: ")
+    assert replies[9].strip() == "not possible: in move '²': '²' is not one of the digits 0-9"  # no list number
     assert replies[10].strip() == "cannot undo: you have made no move in this hand to take back"
     [(_, code)] = session.state.seat_moves()
     assert replies[11].splitlines() == ["Hand 1, 1 move so far:", f"  Computer: {CARDS.words(code)}"]
@@ -216,6 +224,35 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
     assert text.count("Your hand:") == 1, "the position was shown again: something changed"
 
 
+def test_moves_are_listed_and_typed_as_sentences() -> None:
+    """The list says each move as the game says it; a card with several moves is refused with
+    them; a sentence as printed (symbols) plays its move, a card alone its only move."""
+    script = ["3c", "take 3♦ 6♥ with 9♥", "2C", "q", "y"]
+    _, text, _, session = play_session("--seed", "2", "--opponent", "greedy", "--no-save", script=script)
+    listed = LISTED.findall(text[: text.index("> ")])
+    assert [m for _, m in listed] == [
+        "build nine: 3♣ on 3♦ 6♦ 6♥",
+        "build nine: 3♣ on 6♦",
+        "build nine: 3♣ on 6♥",
+        "take 3♦ with 3♣",
+        "take 3♦ 6♦ with 9♥",
+        "take 3♦ 6♥ with 9♥",
+        "trail 2♣",
+        "trail 2♥",
+        "trail 3♣",
+        "trail 9♥",
+    ]
+    replies = text.split("> ")[1:]
+    assert replies[0].strip() == (
+        "not possible: '3c' could be any of 5 moves: build nine: 3♣ on 3♦ 6♦ 6♥; build nine: 3♣ on 6♦; "
+        "build nine: 3♣ on 6♥; take 3♦ with 3♣; trail 3♣"
+    )
+    assert replies[1].startswith("You: take 3♦ 6♥ with 9♥\nComputer: ")
+    assert replies[2].startswith("You: trail 2♣\n")
+    mine = [format_code(c) for s, c in session.game.hands[0].seat_moves() if s == 0]
+    assert mine == ["capture 9h 9: 3d 6h", "trail 2c"]
+
+
 def test_a_card_with_no_legal_move_says_why() -> None:
     """After my build, a card that can neither take nor build may not be trailed: the reply says
     which rule (the seed is searched, so it does not depend on how the computer plays)."""
@@ -223,7 +260,7 @@ def test_a_card_with_no_legal_move_says_why() -> None:
     name = card_name(stuck)
     _, text, _ = play("--seed", str(seed), "--opponent", "random", "--no-save", script=[format_code(build), name, "q"])
     reply = text.split("> ")[2].strip()
-    assert reply == f"{name} has no legal move: {explain_illegal(state, stuck << 2)}"
+    assert reply == f"not possible: {CARDS.card(stuck)} has no legal move: {explain_illegal(state, stuck << 2)}"
     assert "(rule 7." in reply
 
 
@@ -252,7 +289,10 @@ def test_the_plain_game_says_the_pages_reasons() -> None:
     script = [format_code(build), name, "w", "q"]
     _, text, _ = play("--seed", str(seed), "--opponent", "random", "--no-save", script=script)
     replies = text.split("> ")
-    assert replies[2].strip() == f"{name} has no legal move: {Reason.from_json(page['cards'][name]).text}"
+    assert (
+        replies[2].strip()
+        == f"not possible: {CARDS.card(stuck)} has no legal move: {Reason.from_json(page['cards'][name]).text}"
+    )
     assert replies[3].splitlines() == expected
 
 

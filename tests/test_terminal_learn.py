@@ -33,6 +33,7 @@ from cassino.terminal.table_text import (
     note_text,
     opponent_line,
     review_lines,
+    seat_title,
 )
 from tui_support import SIZE, play_args, run
 
@@ -121,9 +122,11 @@ def test_lessons_command_lists_every_lesson_and_hint_says_why() -> None:
     session = session_from_args(play_args("--plain", "--seed", str(SEED)))
     while not session.human_to_move():
         session.step_bot()
-    code, why = Coach(SEED).hint(session.view(0))
-    assert replies[1].strip() == f"hint: {hint_line(code, why, CARDS)}"
-    assert " — " in replies[1] and why.text()
+    view = session.view(0)
+    code, why = Coach(SEED).hint(view)
+    said = CARDS.words(code, view, 0, lambda s: seat_title(session, s, 0))
+    assert replies[1].strip().startswith(f"hint: {said} — ")
+    assert replies[1].strip() == f"hint: {hint_line(session, 0, CARDS, view, (code, why))}"
 
 
 def test_the_tutorial_refuses_another_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -281,7 +284,7 @@ def test_the_coach_notes_a_costly_move_and_the_hint_says_why() -> None:
         await calm(pilot, app)
         assert (
             str(screen.query_one("#message", Static).render())
-            == f"Hint: {hint_line(*Coach(seed).hint(view), app.cards)}"
+            == f"Hint: {hint_line(screen.session, 0, app.cards, view, Coach(seed).hint(view))}"
         )
         coach = Coach(seed)
         note = coach.note(coach.assess(view, worst))

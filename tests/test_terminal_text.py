@@ -14,7 +14,7 @@ import io
 import pytest
 
 from cassino.cards import parse_card
-from cassino.moves import parse_code
+from cassino.moves import Move, parse_code
 from cassino.notation import position_from_json
 from cassino.rules import make_rules
 from cassino.terminal.session import Session
@@ -22,6 +22,7 @@ from cassino.terminal.table_text import (
     CardText,
     describe_table,
     from_symbols,
+    move_words,
     plural,
     scores_line,
     seat_title,
@@ -65,19 +66,46 @@ def test_moves_in_notation_and_in_words() -> None:
     assert LETTERS.notation(capture) == "capture 8s 8: 3c 5h"
     assert SYMBOLS.words(capture) == "take 3♣ 5♥ with 8♠"
     build_code = parse_code("build 3c 8: 5h")
-    assert SYMBOLS.words(build_code) == "build 8 with 3♣ on 5♥"
+    assert SYMBOLS.words(build_code) == "build eight: 3♣ on 5♥"
+    assert LETTERS.words(build_code) == "build eight: 3c on 5h"
     assert SYMBOLS.words(parse_code("trail Td")) == "trail 10♦"
     court = parse_code("capture Jc J: Jh")
     assert SYMBOLS.notation(court) == "capture J♣ J: J♥" and SYMBOLS.words(court) == "take J♥ with J♣"
 
 
+def test_moves_in_words_on_their_table() -> None:
+    """On the table it is made on, a move names the builds it uses from the person's seat, other
+    seats by their titles; a raise says so."""
+    state = position_from_json(
+        make_position(
+            hands=[["3c", "9h"], ["4d"], ["5s"], ["6s"]],
+            table=["5h", build(["2h", "4c"], 6, 0), build(["3d", "6d"], 9, 1)],
+            rules={"preset": "classic", "players": 4},
+        )
+    )
+    session = Session(make_rules("classic", players=4), seed=1, opponent="greedy")
+    assert (
+        move_words(session, 0, SYMBOLS, parse_code("capture 9h 9: 3d 6d"), state) == "take Left computer's nine with 9♥"
+    )
+    assert move_words(session, 0, SYMBOLS, parse_code("build 3c 9: 2h 4c"), state) == "raise your six to nine with 3♣"
+    took = move_words(session, 0, LETTERS, parse_code("capture 9h 9: 3d 6d"), state)
+    assert took == "take Left computer's nine with 9h"
+
+
 def test_every_shown_move_reads_back_as_itself() -> None:
-    """What the list shows may be typed back: symbols or letters, it is the same move."""
+    """What the list shows may be typed back: symbols or letters, it is the same move; and so may
+    the notation the hint shows."""
     session = Session(make_rules("royal", players=4), seed=5, opponent="greedy")
     for _ in range(30):
-        for code in session.state.legal_codes():
+        state = session.state
+        names = lambda seat: seat_title(session, seat, 0)  # noqa: E731
+        for code in state.legal_codes():
             assert parse_code(from_symbols(SYMBOLS.notation(code))) == code
             assert parse_code(LETTERS.notation(code)) == code
+            if session.human_to_move():
+                for cards in (SYMBOLS, LETTERS):
+                    said = move_words(session, 0, cards, code, state)
+                    assert Move.parse_words(said, state, seat=0, names=names).code == code
         if session.human_to_move():
             session.play(session.state.legal_codes()[0])
         else:

@@ -41,6 +41,7 @@ from cassino.terminal.fullscreen import (
     TextScreen,
 )
 from cassino.terminal.session import Session
+from cassino.terminal.table_text import seat_title
 from scenarios import stuck_after_first_build
 from tui_support import SIZE, run
 
@@ -79,6 +80,13 @@ async def type_move(pilot: Pilot[int], text: str) -> None:
     """``:``, the move typed key by key, Enter."""
     await pilot.press("colon")
     await pilot.press(*text)
+    await pilot.press("enter")
+
+
+async def paste_move(pilot: Pilot[int], app: CassinoApp, text: str) -> None:
+    """``:``, the move put in the box at once (as a paste: the pilot's keys have no suit symbols), Enter."""
+    await pilot.press("colon")
+    app.screen.query_one("#typed", Input).value = text
     await pilot.press("enter")
 
 
@@ -129,7 +137,7 @@ def test_a_whole_hand_with_keys() -> None:
                 options = app.screen.query_one("#moves", OptionList)
                 assert options.display and state.moves_played == before
                 shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-                assert shown == [app.cards.notation(c) for c in codes]
+                assert shown == [app.cards.words(c, state, ME, lambda s: seat_title(session, s, ME)) for c in codes]
                 if not screenshot:
                     ARTIFACTS.mkdir(exist_ok=True)
                     path = Path(app.save_screenshot("tui-game.svg", str(ARTIFACTS)))
@@ -199,6 +207,42 @@ def test_a_typed_move_is_played() -> None:
     run(script, "--seed", "4", "--no-setup", "--no-save")
 
 
+def test_a_typed_sentence_is_played() -> None:
+    """``:`` then a move as the list says it (the sentence with suit symbols, in any case) plays
+    exactly that move; a card alone plays its only move; a card with several is refused with them."""
+
+    async def script(pilot: Pilot[int], app: CassinoApp) -> None:
+        await settle(pilot, app)
+        session = session_of(app)
+        state = session.state
+        names = lambda s: seat_title(session, s, ME)  # noqa: E731
+        by_card: dict[int, list[int]] = {}
+        for c in state.legal_codes():
+            by_card.setdefault(code_card(c), []).append(c)
+        several = next(card for card, codes in by_card.items() if len(codes) > 1)
+        listed = "; ".join(app.cards.words(c, state, ME, names) for c in sorted(by_card[several], key=format_code))
+        await type_move(pilot, card_name(several))
+        await pilot.pause()
+        count = len(by_card[several])
+        assert message(app) == f"Not a move: '{card_name(several)}' could be any of {count} moves: {listed}"
+        await pilot.press("escape")
+        code = max(state.legal_codes(), key=lambda c: (c & 3, format_code(c)))  # a build or capture if any
+        before = state.moves_played
+        await paste_move(pilot, app, app.cards.words(code, state, ME, names).upper())
+        await settle(pilot, app)
+        assert session.game.hands[0].history()[before] == code
+        state = session.state
+        single = next(
+            c for c in state.legal_codes() if sum(code_card(m) == code_card(c) for m in state.legal_codes()) == 1
+        )
+        before = state.moves_played
+        await paste_move(pilot, app, app.cards.card(code_card(single)))
+        await settle(pilot, app)
+        assert session.game.hands[0].history()[before] == single
+
+    run(script, "--seed", "1", "--no-setup", "--no-save")
+
+
 def test_an_illegal_typed_move_says_why_and_changes_nothing() -> None:
     async def script(pilot: Pilot[int], app: CassinoApp) -> None:
         await settle(pilot, app)
@@ -230,7 +274,10 @@ def test_the_hint_key_suggests_a_legal_move() -> None:
         await pilot.pause()
         move, why = message(app).removeprefix("Hint: ").split(" — ")
         assert message(app).startswith("Hint: ") and why
-        assert move in {app.cards.notation(c) for c in state.legal_codes()}
+        session = session_of(app)
+        assert move in {
+            app.cards.words(c, state, ME, lambda s: seat_title(session, s, ME)) for c in state.legal_codes()
+        }
         assert state.moves_played == before
 
     run(script, "--seed", "4", "--no-setup", "--no-save")
@@ -511,7 +558,8 @@ def test_undo_takes_back_my_move_and_the_computer_moves_after_it() -> None:
         await pilot.pause()
         assert position_to_json(session.state) == before and session.state.seat_moves() == log_before
         assert session.human_to_move()
-        assert message(app) == f"Took back your move ({app.cards.words(code)}) and 1 computer move."
+        said = app.cards.words(code, session.state, ME, lambda s: seat_title(session, s, ME))
+        assert message(app) == f"Took back your move ({said}) and 1 computer move."
         await pilot.pause()
         assert position_to_json(session.state) == before, "a computer player moved after the undo"
 
@@ -551,7 +599,12 @@ def test_the_log_lists_every_move_of_the_hand() -> None:
         assert isinstance(app.screen, TextScreen)
         lines = [str(line.render()) for line in app.screen.query(".line").results(Static)]
         who = {0: "You", 1: "Computer"}
-        assert lines == [f"{who[seat]}: {app.cards.words(code)}" for seat, code in moves]
+        table = session.state.root()  # each move worded on the table it was made on
+        expected = []
+        for seat, code in moves:
+            expected.append(f"{who[seat]}: {app.cards.words(code, table, ME, who.__getitem__)}")
+            table.push(code)
+        assert lines == expected
         assert inside_screen(app.screen.query_one("#dialog"))
         await pilot.press("l")
         await pilot.pause()

@@ -9,8 +9,9 @@ pairing, written with the rank letter.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from .cards import (
     DECK_SIZE,
@@ -31,6 +32,10 @@ from .cards import (
     rank,
 )
 from .errors import MoveError as MoveError
+
+if TYPE_CHECKING:
+    from .state import State
+    from .view import View
 
 MoveCode: TypeAlias = int
 
@@ -120,7 +125,18 @@ def check_code(code: MoveCode) -> None:
 MAX_MOVE_CHARS: Final = 400
 """The longest move line read: a canonical line has under 200 characters, spelt leniently under 300."""
 
-_LINE = re.compile(r"^\s*(trail|capture|build)\s+(\S+)\s*(?:\s(\S+?)\s*:\s*(.*?))?\s*$", re.IGNORECASE)
+MOVE_LINE: Final = re.compile(r"^\s*(trail|capture|build)\s+(\S+)\s*(?:\s(\S+?)\s*:\s*(.*?))?\s*$", re.IGNORECASE)
+"""The shape of a canonical move line: its kind, card, and value and cards when it has them."""
+
+
+def check_move_text(text: str) -> None:
+    """Refuse, with MoveError, typed text that no reader of moves should take further: longer than
+    ``MAX_MOVE_CHARS``, or holding a digit other than 0-9 (``int`` would read ``٨`` as 8)."""
+    if len(text) > MAX_MOVE_CHARS:
+        raise MoveError(f"{excerpt(text)} is not a move: a move line has at most {MAX_MOVE_CHARS} characters")
+    refusal = digit_refusal(text)
+    if refusal is not None:
+        raise MoveError(f"in move {excerpt(text)}: {refusal}")
 
 
 def parse_code(text: str) -> MoveCode:
@@ -135,12 +151,8 @@ def parse_code(text: str) -> MoveCode:
     ...
     cassino.errors.MoveError: in move 'capture 8c ٨: 8d': '٨' is not one of the digits 0-9
     """
-    if len(text) > MAX_MOVE_CHARS:
-        raise MoveError(f"{excerpt(text)} is not a move: a move line has at most {MAX_MOVE_CHARS} characters")
-    refusal = digit_refusal(text)
-    if refusal is not None:
-        raise MoveError(f"in move {excerpt(text)}: {refusal}")
-    m = _LINE.match(text)
+    check_move_text(text)
+    m = MOVE_LINE.match(text)
     if not m:
         raise MoveError(
             f"{excerpt(text)} is not a move: write 'trail CARD', 'capture CARD VALUE: CARDS' or 'build CARD VALUE: CARDS'"
@@ -218,6 +230,54 @@ class Move:
         Move.parse('trail Th')
         """
         return cls(parse_code(text))
+
+    @classmethod
+    def parse_words(
+        cls,
+        text: str,
+        position: State | View,
+        *,
+        lang: str | None = None,
+        seat: int | None = None,
+        names: Callable[[int], str] | None = None,
+        ascii: bool = False,
+    ) -> Move:
+        """The legal move of ``position`` that a person typed: a canonical line as ``parse`` reads
+        it (IllegalMoveError naming the rule when it is not legal), a sentence as ``describe``
+        writes it in ``lang`` (any language when None; cards with symbols or letters, lists in any
+        order), or a card or a rank alone that has exactly one legal move. A sentence is resolved
+        against the legal moves, since it leaves out what they tell (a capture's value, who owns a
+        build); MoveError names what was wrong, listing the moves meant when there are several.
+        ``seat`` and ``names`` are as for ``describe``; ``ascii`` writes suit letters in the error.
+        """
+        from .sentences import read_move
+
+        return cls(read_move(text, position, lang=lang, seat=seat, names=names, ascii=ascii))
+
+    def describe(
+        self,
+        position: State | View | None = None,
+        lang: str = "en",
+        *,
+        seat: int | None = None,
+        names: Callable[[int], str] | None = None,
+        ascii: bool = False,
+    ) -> str:
+        """The move in words, as the game prints it, in a language of the move catalogues (``en``,
+        ``de``, ``id``): "take 5♥ 3♣ with 8♠", "build eight: 3♣ on 5♦", "trail 2♥". Given the
+        ``position`` it is made in, the builds it takes, joins or raises are named from the
+        reader's seat (``seat``, by default the view's or the seat to move): "raise your six to
+        nine with 3♣", "take Ana's eight with 8♠", other seats by ``names`` (``seat 2`` when
+        none); without it each card stands by itself. ``ascii``: suits as letters (``5h``).
+
+        >>> Move.parse("build 3c 8: 5d").describe()
+        'build eight: 3♣ on 5♦'
+        >>> Move.parse("capture 8c 8: 3h 5d").describe(lang="de", ascii=True)
+        '3h 5d mit 8c nehmen'
+        """
+        from .sentences import describe
+
+        return describe(self.code, position, lang, seat=seat, names=names, ascii=ascii)
 
     @classmethod
     def trail(cls, card: Card) -> Move:

@@ -19,12 +19,17 @@ function python() {
 function fromServer(code) {
   const src = path.join(ROOT, "src");
   const env = { ...process.env, PYTHONPATH: [src, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter) };
-  return JSON.parse(execFileSync(python(), ["-c", code], { env, encoding: "utf8" }));
+  return JSON.parse(execFileSync(python(), ["-c", code], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }));
 }
 
 /** A language's messages, as GET /api/i18n/LANG serves them. */
 export const catalogue = (language) =>
   fromServer(`from cassino.web.i18n import catalogue_json\nprint(catalogue_json(${JSON.stringify(language)}))`).messages;
+
+/** Moves the engine words on positions of seeded random play (tests/sentence_cases.py), for the
+ * page's words to be compared with: [{language, you, table, line, sentence, played}]. */
+export const engineSentences = () =>
+  fromServer(`import sys\nsys.path.insert(0, ${JSON.stringify(path.join(ROOT, "tests"))})\nfrom sentence_cases import cases_json\nprint(cases_json())`);
 
 /** What GET /api/config serves. */
 export const serverConfig = () => fromServer("import json\nfrom cassino.web.app import config\nprint(json.dumps(config()))");

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 
 import { setCatalogue } from "../../src/cassino/web/static/i18n.js";
-import { buildText, choiceGroups, moveText, parseLine, playedText, splitTargets } from "../../src/cassino/web/static/words.js";
-import { catalogue } from "./support.mjs";
+import { buildText, choiceGroups, moveText, namedBuilds, parseLine, playedText, splitTargets } from "../../src/cassino/web/static/words.js";
+import { catalogue, engineSentences } from "./support.mjs";
 
 const NAMES = ["Ana", "Ben", "Cy", "Dee"];
 const seatName = (s) => (s === 0 ? "you" : NAMES[s]);
@@ -34,13 +34,13 @@ describe("parseLine", () => {
 describe("splitTargets", () => {
   test("a build whose cards are all taken counts as the build; the rest are loose", () => {
     const table = { loose: ["5h", "3c", "2d"], builds: [{ cards: ["4c", "4d"], value: 8, owner: 1, single: true }] };
-    const parts = splitTargets({ table: ["5h", "3c", "4c", "4d"] }, table);
+    const parts = splitTargets({ table: ["5h", "3c", "4c", "4d"] }, table, YOU, seatName);
     assert.deepEqual(parts, { builds: [table.builds[0]], loose: ["5h", "3c"] });
   });
 
   test("part of a build is not the build", () => {
     const table = { loose: [], builds: [{ cards: ["4c", "4d"], value: 8, owner: 1, single: true }] };
-    assert.deepEqual(splitTargets({ table: ["4c"] }, table), { builds: [], loose: ["4c"] });
+    assert.deepEqual(splitTargets({ table: ["4c"] }, table, YOU, seatName), { builds: [], loose: ["4c"] });
   });
 });
 
@@ -90,9 +90,30 @@ describe("moveText", () => {
     assert.equal(moveText(other, table, YOU, seatName), "raise Ben's nine to ten with A♣");
   });
 
+  test("builds whose words are alike are named by their cards, so a sentence names one move", () => {
+    const twins = {
+      loose: ["Ac"],
+      builds: [
+        { cards: ["4d", "5d"], value: 9, owner: YOU, single: true },
+        { cards: ["2c", "7d"], value: 9, owner: YOU, single: true },
+        { cards: ["3h", "3s"], value: 6, owner: 1, single: true },
+      ],
+    };
+    assert.deepEqual(namedBuilds(twins.builds, YOU, seatName), [twins.builds[2]]);
+    const take = move("capture 9h 9: 4d 5d", "capture", "9h", 9, ["4d", "5d"]);
+    assert.equal(moveText(take, twins, YOU, seatName), "take 4♦ 5♦ with 9♥");
+    const onto = move("build 9s 9: 2c 7d", "build", "9s", 9, ["2c", "7d"]);
+    assert.equal(moveText(onto, twins, YOU, seatName), "build nine: 9♠ on 2♣ 7♦");
+  });
+
+  test("a raise that also joins a build reads as a build, naming both", () => {
+    const joined = move("build 3h 9: 4c 2h 6s 3d", "build", "3h", 9, ["4c", "2h", "6s", "3d"]);
+    assert.equal(moveText(joined, table, YOU, seatName), "build nine: 3♥ on your six, Ben's nine");
+  });
+
   test("targets split beforehand give the same sentence", () => {
     const m = move("capture 9h 9: 6s 3d", "capture", "9h", 9, ["6s", "3d"]);
-    assert.equal(moveText(m, table, YOU, seatName, splitTargets(m, table)), "take Ben's nine with 9♥");
+    assert.equal(moveText(m, table, YOU, seatName, splitTargets(m, table, YOU, seatName)), "take Ben's nine with 9♥");
   });
 });
 
@@ -154,5 +175,27 @@ describe("choiceGroups", () => {
     const counted = { loose: table.loose, get builds() { reads += 1; return table.builds; } };
     choiceGroups(moves, counted, YOU, seatName);
     assert.equal(reads, 4); // one for each move that takes or joins something; none for the trail
+  });
+});
+
+describe("the engine's words", () => {
+  test("every move the engine words on random tables, the page words alike, in every language", () => {
+    const cases = engineSentences();
+    const names = ["Ana", "Ben", "Cy", "Dee"];
+    const seatName = (s) => names[s];
+    const languages = new Set(cases.map((c) => c.language));
+    assert.deepEqual([...languages], ["en", "de", "id"]);
+    assert.ok(cases.length > 1000 && cases.some((c) => /raise|erhöhen|naikkan/.test(c.sentence)));
+    try {
+      for (const language of languages) {
+        setCatalogue(language, catalogue(language));
+        for (const c of cases.filter((c) => c.language === language)) {
+          assert.equal(moveText(parseLine(c.line), c.table, c.you, seatName), c.sentence, `${language}: ${c.line}`);
+          assert.equal(playedText(c.line, c.you, seatName), c.played, `${language}: ${c.line}`);
+        }
+      }
+    } finally {
+      setCatalogue("en", catalogue("en"));
+    }
   });
 });

@@ -18,9 +18,9 @@ from .. import __version__
 from ..cards import DECK_SIZE
 from ..errors import CassinoError, IllegalMoveError, PositionError
 from ..movegen import iter_sorted_moves
-from ..moves import MoveError
+from ..moves import Move, MoveError
 from ..native import describe
-from ..notation import ascii_number, dumps_position, excerpt, position_to_line, read_move, read_position_text
+from ..notation import ascii_number, dumps_position, excerpt, position_to_line, read_position_text
 from ..perft import iter_divide, perft
 from ..rules import RulesError
 from ..state import State
@@ -104,11 +104,12 @@ def cmd_perft(args: argparse.Namespace) -> None:
 
 
 def cmd_apply(args: argparse.Namespace) -> None:
-    """Apply moves in order and print the resulting position as JSON."""
+    """Apply moves in order and print the resulting position as JSON; each move a canonical line,
+    a sentence as the game writes it, or a card or rank with one legal move (``Move.parse_words``)."""
     state = _position(args.position)
     for i, text in enumerate(args.moves, 1):
         try:
-            code = read_move(text)
+            code = Move.parse_words(text, state).code
             state.play(code)
         except (MoveError, IllegalMoveError) as exc:
             raise CliError(f"move {i} of {len(args.moves)}: {exc}") from None
@@ -277,7 +278,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("apply", help="apply moves and print the resulting position")
     p.add_argument("position", help=POSITION_HELP)
-    p.add_argument("moves", nargs="+", metavar="MOVE")
+    p.add_argument(
+        "moves",
+        nargs="+",
+        metavar="MOVE",
+        help="a canonical line, a sentence as the game writes it, or a card or rank alone",
+    )
     p.add_argument("--line", action="store_true", help="print the one-line position instead of JSON")
     p.set_defaults(func=cmd_apply)
 

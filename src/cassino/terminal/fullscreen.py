@@ -4,7 +4,8 @@ The variant builder comes first (preset, every option shown ``[x]`` on or ``[ ]`
 partnerships, opponents, seed; Start always in view); then the table: builds with value, kind and
 whose they are always in view, your hand as buttons, the scores, the deal and "last deal", each
 other seat's last move (your partner marked) and whose turn it is. Pick a card (its number key or
-a click), then what it does from the list; or type a move in notation after ``:``. ``u`` takes
+a click), then what it does from the list of sentences; or type a move after ``:``, as the game
+writes it, in notation, or a card or a rank that has one move. ``u`` takes
 back your last move, ``l`` shows the hand's moves, ``h`` hints (and says why), ``w`` says why
 the picked card (or each card) cannot use what it cannot, ``t`` shows trackers, ``r`` shows every
 lesson, ``?`` lists every key, ``q`` asks before leaving. A refused move, and a picked card with no
@@ -35,7 +36,7 @@ from ..cards import SUITS, card_name, cards_of
 from ..errors import IllegalMoveError, UndoError
 from ..explain import why_not
 from ..learn import CoachNote, LessonNote, Message, all_lessons
-from ..moves import MoveCode, MoveError, code_card, parse_code
+from ..moves import Move, MoveCode, MoveError, code_card
 from ..players import LEVELS
 from ..rules import OPTION_NAMES, OPTIONS, PRESETS, RulesError, make_rules
 from ..table import HandEnded
@@ -47,12 +48,13 @@ from .table_text import (
     all_lesson_lines,
     build_head,
     checksum_line,
-    from_symbols,
     game_summary,
     hand_log,
     hint_line,
+    last_moves,
     lesson_lines,
     log_line,
+    move_words,
     note_text,
     plural,
     review_lines,
@@ -71,7 +73,7 @@ _SUIT_STYLE = {"c": "bold", "d": "bold red", "h": "bold red", "s": "bold"}
 KEYS = (
     ("1 2 3 4", "pick a card of your hand (or click it)"),
     ("arrows, Enter", "choose what the picked card does"),
-    (":", "type a move in notation, e.g. build 3c 3: 3h"),
+    (":", "type a move, e.g. take 5h 3c with 8s, or 8s, or capture 8s 8: 3c 5h"),
     ("Esc", "cancel the picked card or the typed move"),
     ("u", "undo: take back your move and the computer moves after it"),
     ("l", "the log: every move of this hand"),
@@ -456,7 +458,7 @@ class GameScreen(Screen[None]):
                 for i in range(4):
                     yield Button("", id=f"card-{i}", compact=True)
             yield OptionList(id="moves")
-            yield Input(placeholder="a move, e.g. capture 8c 8: 5d 3h (Enter plays, Esc cancels)", id="typed")
+            yield Input(placeholder="a move, e.g. take 5d 3h with 8c (Enter plays, Esc cancels)", id="typed")
             yield Static(id="message")
             yield Static(id="coach")
         yield Footer()
@@ -490,14 +492,13 @@ class GameScreen(Screen[None]):
         self.query_one("#status", Static).update(status)
 
         others = Text()
-        last_moves = dict(state.seat_moves())
+        last = last_moves(s, self.me, self.cards)
         for seat in range(rules.players):
             if seat == self.me:
                 continue
-            last = last_moves.get(seat)
             held = plural(state.hands[seat].bit_count(), "card")
             others.append(f"{seat_long_title(s, seat, self.me)}: {held}, ")
-            others.append(f"last: {'-' if last is None else self.cards.words(last)}\n")
+            others.append(f"last: {last.get(seat, '-')}\n")
         others.rstrip()
         self.query_one("#others", Static).update(others)
 
@@ -540,9 +541,10 @@ class GameScreen(Screen[None]):
     def bot_step(self) -> None:
         """One computer move, then whatever comes next."""
         self.waiting = False
+        before = self.session.view(self.me)
         step = self.session.step_bot()
         if step is not None:
-            self.say(log_line(self.session, step[0], step[1], self.me, self.cards))
+            self.say(log_line(self.session, step[0], step[1], self.me, self.cards, before))
         self.after_move()
 
     def after_move(self) -> None:
@@ -570,12 +572,13 @@ class GameScreen(Screen[None]):
     # ---------------------------------------------------------------- your moves
     def play(self, code: int) -> None:
         """Play a move of yours, or say why it is refused."""
+        before = self.session.view(self.me)
         try:
             self.session.play(code)
         except IllegalMoveError as exc:
             self.say(f"Not allowed: {exc.reason}", "bold red")
             return
-        self.say(log_line(self.session, self.me, code, self.me, self.cards))
+        self.say(log_line(self.session, self.me, code, self.me, self.cards, before))
         if self.session.coach.weighs:
             self.coach_says(Text("Coach: weighing your move...", style="dim"))
             self.run_worker(self.session.coach.weigh, name="weigh", thread=True, exit_on_error=False)
@@ -602,9 +605,9 @@ class GameScreen(Screen[None]):
             else:
                 self.coach_says(Text("Coach: no move was clearly better than yours.", style="dim"))
         elif event.worker.name == "hint":
-            view, (code, why) = cast(tuple[View, tuple[MoveCode, Message]], event.worker.result)
+            view, hint = cast(tuple[View, tuple[MoveCode, Message]], event.worker.result)
             if self.session.human_to_move() and self.session.view(self.me) == view:
-                self.say(f"Hint: {hint_line(code, why, self.cards)}", "italic")
+                self.say(f"Hint: {hint_line(self.session, self.me, self.cards, view, hint)}", "italic")
 
     def clear_choices(self) -> None:
         """Empty and hide the list of moves."""
@@ -635,7 +638,8 @@ class GameScreen(Screen[None]):
         if len(codes) == 1:
             self.play(codes[0])
             return
-        moves.add_options([Option(self.cards.notation(c), id=str(c)) for c in codes])
+        state = self.session.state
+        moves.add_options([Option(move_words(self.session, self.me, self.cards, c, state), id=str(c)) for c in codes])
         moves.display = True
         moves.highlighted = 0
         moves.focus()
@@ -672,7 +676,7 @@ class GameScreen(Screen[None]):
             self.action_pick(int(event.button.id.split("-")[1]))
 
     def action_type_move(self) -> None:
-        """Open the box to type a move in notation."""
+        """Open the box to type a move."""
         box = self.query_one("#typed", Input)
         box.display = True
         box.value = ""
@@ -680,15 +684,21 @@ class GameScreen(Screen[None]):
 
     @on(Input.Submitted, "#typed")
     def typed_move(self, event: Input.Submitted) -> None:
-        """A typed move: played if legal, else the reason in plain words."""
-        text = from_symbols(event.value.strip())
+        """A typed move, read as the engine reads one (``Move.parse_words``: the sentences the game
+        writes, notation, a card or a rank with one move): played if legal, else the reason."""
+        text = event.value.strip()
         if not text:
             return
-        if not self.session.human_to_move():
+        session, me = self.session, self.me
+        if not session.human_to_move():
             self.say("Wait: it is not your turn.")
             return
         try:
-            code = parse_code(text)
+            names = lambda seat: seat_title(session, seat, me)  # noqa: E731
+            code = Move.parse_words(text, session.state, seat=me, names=names, ascii=self.cards.ascii).code
+        except IllegalMoveError as exc:
+            self.say(f"Not allowed: {exc.reason}", "bold red")
+            return
         except MoveError as exc:
             self.say(f"Not a move: {exc}", "bold red")
             return
@@ -712,7 +722,8 @@ class GameScreen(Screen[None]):
             return
         self.action_cancel()
         others = plural(len(taken) - 1, "computer move")
-        self.say(f"Took back your move ({self.cards.words(taken[0][1])}) and {others}.")
+        said = move_words(self.session, self.me, self.cards, taken[0][1], self.session.state)
+        self.say(f"Took back your move ({said}) and {others}.")
 
     def action_log(self) -> None:
         """Show every move of this hand."""

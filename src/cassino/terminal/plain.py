@@ -2,8 +2,8 @@
 and scripts (it is chosen by itself when standard input or output is not a terminal).
 
 Each turn prints the table (each build with value, kind and whose it is), the other seats, your
-hand, the scores and deal, and the numbered legal moves; you answer with a number or a move in
-notation. ``help`` lists every command (hint, trackers, undo, the hand's log, the lessons, quit).
+hand, the scores and deal, and the numbered legal moves in words; you answer with a number, a move
+as the game writes it (or in notation), or a card or a rank that has one move. ``help`` lists every command (hint, trackers, undo, the hand's log, the lessons, quit).
 With the coach (``--coach``, and in the ``--tutorial``) its note follows each costly move of yours
 and a review of your game follows the final score; the tutorial tells each lesson the first time
 its idea comes up. The game's record is saved at the end (and when you quit).
@@ -16,28 +16,31 @@ from collections.abc import Callable
 from enum import Enum
 from typing import TextIO
 
+from ..cards import ascii_number
 from ..errors import IllegalMoveError, UndoError
-from ..explain import explain_card, why_not
+from ..explain import why_not
 from ..learn import LessonNote, all_lessons
-from ..moves import MoveCode, MoveError, parse_code
+from ..moves import Move, MoveCode, MoveError
 from .session import Session
 from .table_text import (
     CardText,
     all_lesson_lines,
     describe_table,
-    from_symbols,
     game_summary,
     hand_log,
     hand_summary,
     hint_line,
+    last_moves,
     lesson_lines,
     log_line,
+    move_words,
     note_text,
     opponent_line,
     plural,
     review_lines,
     scores_line,
     seat_long_title,
+    seat_title,
     taken_line,
     wants_ascii,
     whose,
@@ -46,8 +49,8 @@ from .table_text import (
 
 COMMANDS = (
     ("NUMBER", "play the move of that number in the list"),
-    ("MOVE", "play a move in notation, e.g. build 3c 3: 3h (suit symbols or letters, 10 or T)"),
-    ("CARD", "a card alone, e.g. 7h: what it can do, or why it can do nothing"),
+    ("MOVE", "play a move as the list writes it, e.g. take 5h 3c with 8s, or in notation, e.g. build 3c 3: 3h"),
+    ("CARD", "a card alone, e.g. 7h (or a rank, e.g. K): its move if it has only one, else what it can do"),
     ("h, hint", "a suggested move, and why"),
     ("w, why", "why a card cannot be played, or cannot use a table item (for each card)"),
     ("t, trackers", "the cards and spades your side has taken this hand"),
@@ -119,17 +122,19 @@ class PlainGame:
                 dealer = seat_long_title(session, session.state.dealer, self.me)
                 self.say(f"\n=== Hand {hand_number}, dealer {dealer}; {scores_line(session, self.me)} ===")
             if not session.human_to_move():
+                before = session.view(self.me)
                 step = session.step_bot()
                 assert step is not None
-                self.say(log_line(session, step[0], step[1], self.me, self.cards))
+                self.say(log_line(session, step[0], step[1], self.me, self.cards, before))
             else:
                 code = self._ask()
                 if code is Turn.QUIT:
                     self._abandon()
                     return -1
                 if not isinstance(code, Turn):
+                    before = session.view(self.me)
                     session.play(code)
-                    self.say(log_line(session, self.me, code, self.me, self.cards))
+                    self.say(log_line(session, self.me, code, self.me, self.cards, before))
                     for note in session.coach.weigh() if session.coach.weighs else ():
                         self.say(f"coach: {note_text(note, self.cards)}")
             while shown_hands < len(session.finished):
@@ -168,16 +173,16 @@ class PlainGame:
         self.say(f"\nDeal {state.deal_number()} of {session.rules.deals_per_hand}{last}. Table:")
         for line in describe_table(state, cards, lambda owner: whose(session, owner, me)):
             self.say(line)
+        played = last_moves(session, me, cards)
         for seat in range(session.rules.players):
             if seat != me:
-                code = dict(session.state.seat_moves()).get(seat)
-                last_move = "-" if code is None else cards.words(code)
+                last_move = played.get(seat, "-")
                 held = plural(state.hands[seat].bit_count(), "card")
                 self.say(f"  {seat_long_title(session, seat, me)}: {held}; last move: {last_move}")
         self.say(f"Scores: {scores_line(session, me)}. Your hand: {cards.cards(state.hands[me])}")
         codes = [m.code for m in state.legal_moves()]
         for i, code in enumerate(codes, 1):
-            self.say(f"  {i:2d}. {cards.notation(code)}")
+            self.say(f"  {i:2d}. {move_words(session, me, cards, code, state)}")
         return codes
 
     def _ask(self) -> MoveCode | Turn:
@@ -213,7 +218,8 @@ class PlainGame:
         return table
 
     def _hint(self) -> Turn:
-        self.say(f"hint: {hint_line(*self.session.coach.hint(), self.cards)}")
+        view = self.session.view(self.me)
+        self.say(f"hint: {hint_line(self.session, self.me, self.cards, view, self.session.coach.hint(view))}")
         return Turn.AGAIN
 
     def _why(self) -> Turn:
@@ -242,7 +248,8 @@ class PlainGame:
             self.say(f"cannot undo: {exc}")
             return Turn.AGAIN
         others = plural(len(taken) - 1, "computer move")
-        self.say(f"Took back your move ({self.cards.words(taken[0][1])}) and {others}.")
+        said = move_words(self.session, self.me, self.cards, taken[0][1], self.session.state)
+        self.say(f"Took back your move ({said}) and {others}.")
         return Turn.UNDONE
 
     def _log(self) -> Turn:
@@ -270,23 +277,25 @@ class PlainGame:
         return Turn.AGAIN
 
     def _move_of(self, text: str, codes: list[MoveCode]) -> MoveCode | Turn:
-        """The move an answer names, or ``Turn.AGAIN`` after saying why it is not one."""
-        typed = from_symbols(text)
-        if typed.isdigit():
-            if not 1 <= int(typed) <= len(codes):
-                self.say(f"not possible: there is no move number {typed}; choose 1 to {len(codes)}")
+        """The move an answer names, or ``Turn.AGAIN`` after saying why it is not one: a number
+        picks from the list (so a rank alone is typed as a letter or with its suit); anything else
+        is read as the engine reads a typed move (``Move.parse_words``: the list's sentences,
+        notation, a card or a rank with one move)."""
+        number = ascii_number(text)
+        if number is not None:
+            if not 1 <= number <= len(codes):
+                self.say(f"not possible: there is no move number {text}; choose 1 to {len(codes)}")
                 return Turn.AGAIN
-            return codes[int(typed) - 1]
-        if len(typed) in (2, 3):
-            # A card alone: list what it can do, or say why it can do nothing (the page's reason).
-            reply = explain_card(self.session.view(self.me), typed)
-            if reply is not None:
-                self.say(reply)
-                return Turn.AGAIN
+            return codes[number - 1]
+        session, me = self.session, self.me
         try:
-            code = parse_code(typed)
-            self.session.state.verify(code)
+            return Move.parse_words(
+                text,
+                session.state,
+                seat=me,
+                names=lambda seat: seat_title(session, seat, me),
+                ascii=self.cards.ascii,
+            ).code
         except (MoveError, IllegalMoveError) as exc:
             self.say(f"not possible: {exc}")
             return Turn.AGAIN
-        return code

@@ -4,6 +4,8 @@ reads the same cards, seat names, builds, moves, scores and results wherever the
 Cards are shown with suit symbols (``10♦``, ``A♠``) or, where the terminal cannot show them, in
 letters (``10d``, ``As``), which are also valid notation; seats are named from the person's point
 of view ("You", "Partner", "Computer"), so nobody has to remember which seat number is theirs.
+Moves read as the engine words them (``cassino.sentences``, the web page's words too), and each
+sentence shown can be typed back.
 """
 
 from __future__ import annotations
@@ -13,19 +15,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..cards import card_name, cards_of, parse_card
+from ..cards import cards_of, parse_card
 from ..explain import TableItem, WhyNot
 from ..learn import Advice, CoachNote, Lesson, LessonNote, Message, Review
 from ..learn.messages import english
-from ..moves import BUILD, CAPTURE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, format_code
+from ..moves import TRAIL, MoveCode, code_card, code_kind, code_table, format_code
 from ..players import LEVELS, Level
 from ..reasons import Cards
+from ..sentences import SUIT_SYMBOLS, Names, card_text, describe
+from ..sentences import from_symbols as from_symbols
 from ..state import Build, State, build_is_single
 from ..table import HandEnded
+from ..view import View
 from .session import Session
 
-SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-_LETTERS = str.maketrans({symbol: letter for letter, symbol in SUIT_SYMBOLS.items()})
 ASCII_ENV = "CASSINO_ASCII"
 """Set (to anything but empty or 0) to show suits as letters whatever the terminal can show."""
 
@@ -45,12 +48,6 @@ def wants_ascii(stream: TextIO | None, forced: bool = False) -> bool:
     return False
 
 
-def from_symbols(text: str) -> str:
-    """Typed text with suit symbols turned into the letters of the notation, so a person may type
-    a card the way it is shown."""
-    return text.translate(_LETTERS)
-
-
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 card``, ``2 cards``: a count with its noun agreeing."""
     return f"{n} {word if n == 1 else many or word + 's'}"
@@ -64,9 +61,7 @@ class CardText:
 
     def card(self, card: int) -> str:
         """One card, e.g. ``10♦`` (``10d`` in letters)."""
-        name = card_name(card)
-        rank = "10" if name[0] == "T" else name[0]
-        return rank + (name[1] if self.ascii else SUIT_SYMBOLS[name[1]])
+        return card_text(card, "en", self.ascii)
 
     def cards(self, mask: int) -> str:
         """Cards in canonical order, separated by spaces."""
@@ -83,15 +78,14 @@ class CardText:
         shown = " ".join([verb, self.card(code_card(code)), *value])
         return shown if code_kind(code) == TRAIL else f"{shown}: {self.cards(code_table(code))}"
 
-    def words(self, code: MoveCode) -> str:
-        """A move in words: ``take 3♣ 5♥ with 8♠``, ``build 8 with 3♣ on 5♥``, ``trail J♣``."""
-        kind = code_kind(code)
-        card = self.card(code_card(code))
-        if kind == CAPTURE:
-            return f"take {self.cards(code_table(code))} with {card}"
-        if kind == BUILD:
-            return f"build {code_value(code)} with {card} on {self.cards(code_table(code))}"
-        return f"trail {card}"
+    def words(
+        self, code: MoveCode, position: State | View | None = None, seat: int | None = None, names: Names | None = None
+    ) -> str:
+        """A move in words, as the engine and the web page word it: on the ``position`` it is made
+        in, builds named from ``seat``'s side (``take your eight with 8♠``, ``raise Computer's six
+        to nine with 3♣``, other seats by ``names``); without one, each card by itself
+        (``take 3♣ 5♥ with 8♠``, ``build eight: 3♣ on 5♥``, ``trail J♣``)."""
+        return describe(code, position, "en", seat=seat, names=names, ascii=self.ascii)
 
 
 # ---------------------------------------------------------------------------------- seats and sides
@@ -148,14 +142,36 @@ def whose(session: Session, owner: int, me: int) -> str:
     return f"{seat_title(session, owner, me)}'s"
 
 
-def log_line(session: Session, seat: int, code: MoveCode, me: int, cards: CardText) -> str:
-    """One move of the log: ``You: take 3♣ 5♥ with 8♠``."""
-    return f"{seat_title(session, seat, me)}: {cards.words(code)}"
+def move_words(session: Session, me: int, cards: CardText, code: MoveCode, position: State | View) -> str:
+    """A move as ``me`` reads it, worded on the ``position`` it is (or was) made in: ``take your
+    eight with 8♠``, ``raise Left computer's six to nine with 3♣`` (seats by ``seat_title``)."""
+    return cards.words(code, position, me, lambda seat: seat_title(session, seat, me))
+
+
+def log_line(session: Session, seat: int, code: MoveCode, me: int, cards: CardText, before: State | View) -> str:
+    """One move of the log, worded on the table ``before`` it: ``You: take 3♣ 5♥ with 8♠``."""
+    return f"{seat_title(session, seat, me)}: {move_words(session, me, cards, code, before)}"
+
+
+def hand_moves(session: Session, me: int, cards: CardText) -> list[tuple[int, str]]:
+    """Every move of the hand in play as (seat, words), each worded on the table it was made on."""
+    state = session.state
+    table = state.root()
+    out = []
+    for seat, code in state.seat_moves():
+        out.append((seat, move_words(session, me, cards, code, table)))
+        table.push(code)
+    return out
 
 
 def hand_log(session: Session, me: int, cards: CardText) -> list[str]:
     """Every move of the hand in play, in order, in words."""
-    return [log_line(session, seat, code, me, cards) for seat, code in session.state.seat_moves()]
+    return [f"{seat_title(session, seat, me)}: {words}" for seat, words in hand_moves(session, me, cards)]
+
+
+def last_moves(session: Session, me: int, cards: CardText) -> dict[int, str]:
+    """Each seat's last move of the hand in play, in words."""
+    return dict(hand_moves(session, me, cards))
 
 
 # ---------------------------------------------------------------------------------- the table
@@ -243,9 +259,11 @@ def learn_text(message: Message, cards: CardText) -> str:
     return Message(message.code, params).text()
 
 
-def hint_line(code: MoveCode, why: Message, cards: CardText) -> str:
-    """A hint: the move in notation (it can be typed as shown), then why it is good."""
-    return f"{cards.notation(code)} — {learn_text(why, cards)}"
+def hint_line(session: Session, me: int, cards: CardText, view: View, hint: tuple[MoveCode, Message]) -> str:
+    """A hint for ``view``: the move in words, as the list says it (it can be typed as shown), then
+    why it is good."""
+    code, why = hint
+    return f"{move_words(session, me, cards, code, view)} — {learn_text(why, cards)}"
 
 
 def note_text(note: CoachNote, cards: CardText) -> str:

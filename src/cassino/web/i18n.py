@@ -7,7 +7,9 @@ a catalogue like the others, so no text is written twice. Plural forms are two k
 picks one with ``Intl.PluralRules``. Domains split the catalogues by who owns the words: ``page``
 (the page itself), ``lobby`` (presets, options, players), ``reasons`` (the engine's reasons for a
 refused move), ``count`` (the items of the count after a hand) and ``learn`` (the teaching
-library's lessons, coach and review).
+library's lessons, coach and review). The words of moves (``move.*``, ``build.own``, values as
+words, court cards' letters) are the engine's own catalogue, ``cassino/locales/LANG/LC_MESSAGES/
+moves.po``, merged in here (``engine_messages``), so the page and the terminal word moves alike.
 """
 
 from __future__ import annotations
@@ -64,13 +66,16 @@ def catalogue(language: str) -> dict[str, str]:
 
 
 def engine_messages(language: str) -> dict[str, str]:
-    """The messages whose English the engine words itself, so it is not written twice: the reasons
-    for a refused move, ``reason.<code>`` from ``cassino.explain.REASON_TEXTS`` (English only)."""
-    if language != "en":
-        return {}
+    """The messages the engine words itself, so they are not written twice: the words of moves in
+    every language it has them in (``cassino.sentences.move_messages``), and the reasons for a
+    refused move, ``reason.<code>`` from ``cassino.explain.REASON_TEXTS`` (English only)."""
     from ..explain import REASON_TEXTS
+    from ..sentences import move_languages, move_messages
 
-    return {f"reason.{code}": text for code, text in REASON_TEXTS.items()}
+    out = move_messages(language) if language in move_languages() else {}
+    if language == "en":
+        out |= {f"reason.{code}": text for code, text in REASON_TEXTS.items()}
+    return out
 
 
 def learn_messages(language: str) -> dict[str, str]:

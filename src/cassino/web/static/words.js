@@ -1,12 +1,21 @@
 // Moves, builds and rules in words ("take 5♥ 3♣ with 8♠", "raise your six to nine with 3♣").
 // The canonical line (data-move) stays what is sent to the server; this is only what people read.
+// The engine words moves by the same rules from the same catalogue entries (cassino.sentences), so
+// a sentence read here can be typed at the terminal; tests/js/words.test.mjs checks the two agree.
 
 import { t, cardText, cardsText, valueWord } from "./i18n.js";
 
-/** The builds a move's table cards take or join, and the loose cards left over. */
-export function splitTargets(move, table) {
+/** The builds a sentence names as builds: those whose words ("your eight") no other build on the
+ * table shares, since two of "your nine" would not say which; the others are named by their cards. */
+export function namedBuilds(builds, you, seatName) {
+  const texts = builds.map((b) => buildText(b, you, seatName));
+  return builds.filter((b, i) => texts.indexOf(texts[i]) === texts.lastIndexOf(texts[i]));
+}
+
+/** The builds a move's table cards take or join (of those a sentence names), and the other cards. */
+export function splitTargets(move, table, you, seatName) {
   const chosen = new Set(move.table);
-  const builds = table.builds.filter((b) => b.cards.every((c) => chosen.has(c)));
+  const builds = namedBuilds(table.builds, you, seatName).filter((b) => b.cards.every((c) => chosen.has(c)));
   const inBuilds = new Set(builds.flatMap((b) => b.cards));
   const loose = move.table.filter((c) => !inBuilds.has(c));
   return { builds, loose };
@@ -26,13 +35,14 @@ function items(loose, builds, you, seatName) {
   return parts.join(t("list.separator"));
 }
 
-/** A legal move of the reader's hand as a sentence; `parts`: its targets already split (splitTargets). */
+/** A legal move of the reader's hand as a sentence; `parts`: its targets already split (splitTargets).
+ * A raise reads as one when the raised build is the only build the move names. */
 export function moveText(move, table, you, seatName, parts = null) {
   const card = cardText(move.card);
   if (move.kind === "trail") return t("move.trail", { card });
-  const { builds, loose } = parts || splitTargets(move, table);
+  const { builds, loose } = parts || splitTargets(move, table, you, seatName);
   if (move.kind === "capture") return t("move.capture", { items: items(loose, builds, you, seatName), card });
-  const raised = builds.find((b) => b.value !== move.value);
+  const raised = builds.length === 1 && builds[0].value !== move.value ? builds[0] : null;
   if (raised) {
     const cards = cardsText([move.card, ...loose]);
     const from = valueWord(raised.value);
@@ -59,7 +69,7 @@ export function choiceGroups(moves, table, you, seatName) {
       else if (m.kind === "build") label = t("choice.build", { card, value });
       groups.set(key, { label, moves: [] });
     }
-    const parts = m.kind === "trail" ? null : splitTargets(m, table); // split once, for both texts
+    const parts = m.kind === "trail" ? null : splitTargets(m, table, you, seatName); // split once, for both texts
     const sentence = moveText(m, table, you, seatName, parts);
     const text = parts ? items(parts.loose, parts.builds, you, seatName) : sentence;
     groups.get(key).moves.push({ move: m.move, text, sentence });
