@@ -75,7 +75,8 @@ def test_two_services_on_one_database_keep_one_game_in_step() -> None:
                 assert state_payload(live, 0) == state_payload(there, 0)
                 assert state_payload(live, 1) == state_payload(there, 1)
             await _until(lambda: there.over, "the end on the other process")
-            assert counts >= 1 and live.game.scores == there.game.scores
+            # every hand but the last went through a count (the deals are random: a game may end in one)
+            assert counts == len(live.game.hands) - 1 and live.game.scores == there.game.scores
             assert watcher.queue.qsize() > 10  # seat 1's socket on process b heard every move made through a
             stored = _moves(a.store, live.id)
             assert [m[0] for m in stored] == list(range(live.ply))
