@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .errors import ArgumentError
 from .movegen import count_moves, iter_moves, iter_sorted_moves
 from .state import State
 
@@ -21,7 +22,7 @@ def perft(state: State, depth: int) -> int:
     sequence ends with the hand, and a finished hand counts 0 at every depth above 0
     (docs/notation.md)."""
     if depth < 0:
-        raise ValueError(f"depth must be 0 or more, got {depth}")
+        raise ArgumentError(f"depth must be 0 or more, got {depth}")
     if depth == 0:
         return 1
     if depth > moves_left(state):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from .cards import shuffled_deck
+from .errors import ArgumentError
 from .moves import MoveCode
 from .rules import Rules
 from .state import State
@@ -36,7 +37,7 @@ def random_hands(rules: Rules, hands: int, seed: int) -> int:
     """Deal ``hands`` hands from one seed (``cards.shuffled_deck``, the dealers taking turns) and
     play each out at random; the number of moves played in all."""
     if hands < 0:
-        raise ValueError(f"hands must be 0 or more, got {hands}")
+        raise ArgumentError(f"hands must be 0 or more, got {hands}")
     rng = random.Random(seed)
     moves = 0
     for hand in range(hands):

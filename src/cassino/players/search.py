@@ -312,5 +312,23 @@ class CheaterPlayer(SearchPlayer):
         return self._sample(state.copy, candidates, side, worlds=1)
 
 
-register("search", SearchPlayer)
-register("cheater", CheaterPlayer)
+SETTINGS: Final[dict[str, type[int] | type[float]]] = {
+    "time": float,
+    "worlds": int,
+    "candidates": int,
+    "solve_below": int,
+    "max_nodes": int,
+    "depth": int,
+    "breadth": int,
+    "horizon": float,
+    "cross": int,
+    "prior": float,
+    "doubt": float,
+    "work": int,
+    "infer": float,
+    "floor": float,
+}
+"""The settings of ``search`` and ``cheater`` (``SearchPlayer``'s parameters) and their kinds."""
+
+register("search", SearchPlayer, SETTINGS)
+register("cheater", CheaterPlayer, SETTINGS)
