@@ -7,6 +7,8 @@ each other directly, so a compiled one must never meet a source one. ``cassino``
 before it imports any engine module; a source edited after the build is therefore run as source
 (with a warning) until the next install compiles it again.
 
+The compiled loops that may run long call ``checkpoint`` now and then, so that Ctrl-C is answered.
+
 This module is never compiled itself, and imports nothing of the engine.
 """
 
@@ -108,6 +110,16 @@ COMPILED = not WHY_PURE
 """True when the engine's compiled modules run."""
 if not COMPILED and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
     sys.meta_path.insert(0, _SourceFinder())
+
+
+def checkpoint() -> None:
+    """Nothing, as a Python function: the compiled engine's long loops call it now and then (every
+    few thousand positions), so that Ctrl-C is answered at once.
+
+    Only the interpreter runs a signal's Python handler (Ctrl-C's ``KeyboardInterrupt``) or hands
+    the GIL to another thread, and compiled code never enters it by itself: a compiled perft once
+    ran on for minutes after Ctrl-C. Entering any Python function is enough for both, so this one
+    does nothing: the handler's exception rises from this call through the compiled caller."""
 
 
 def describe() -> str:
