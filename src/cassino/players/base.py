@@ -10,7 +10,6 @@ returns one of the view's legal moves will do (see ``Player``), and ``register``
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import math
 from collections.abc import Callable, Iterable, Mapping
@@ -163,6 +162,8 @@ def _entry(name: str) -> Entry:
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
     """What goes between a refusal and the list of choices: ``; did you mean 'worlds'? `` for a
     near miss of one of ``choices``, else ``; ``."""
+    import difflib  # only here: a refusal is rare, and the import costs a millisecond at every start
+
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f"; did you mean {close[0]!r}? " if close else "; "
 
