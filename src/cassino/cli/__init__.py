@@ -28,7 +28,7 @@ from ..terminal.plain import run_plain
 from ..terminal.replay import run_check, run_replay
 from .arena import add_arena_arguments, run_arena_command
 from .errors import ArenaUsageError, CliError
-from .outputs import StatusLine
+from .outputs import StatusLine, writable_folder
 from .play import add_play_arguments, new_game_from_args, session_from_args, wants_plain
 from .verify import run_verify
 
@@ -226,6 +226,13 @@ def cmd_serve(args: argparse.Namespace) -> None:
         raise CliError(f"--bot-workers must be 0 to 64 (0: think in threads), got {args.bot_workers}")
     if args.expire_after is not None and args.expire_after <= 0:
         raise CliError(f"--expire-after must be more than 0 seconds, got {args.expire_after:g}")
+    if args.database is None:  # SQLite in a folder: checked now, not when the first game is stored
+        from ..web.store import default_data_dir
+
+        if args.data_dir is not None:
+            writable_folder(args.data_dir, "--data-dir")
+        else:
+            writable_folder(default_data_dir(), "the data folder (--data-dir)")
     extra: dict[str, Any] = {"rate_limits": not args.no_rate_limits}
     if args.bot_workers is not None:
         extra["bot_workers"] = args.bot_workers
