@@ -28,18 +28,23 @@ ENGINE_ERRORS = frozenset(
         "CassinoError",
         "CardError",
         "MoveError",
+        "MoveTypeError",
         "IllegalMoveError",
         "PositionError",
         "RulesError",
         "RecordError",
         "UndoError",
+        "NextHandError",
+        "ArgumentError",
+        "SeatError",
+        "DeckError",
     }
 )
 """The errors ``cassino`` exports: the engine's, defined in ``cassino/errors.py``."""
 
 ERRORS_BY_MODULE = {
     "cassino.errors": ENGINE_ERRORS,
-    "cassino.players.errors": {"WeightsError"},
+    "cassino.players.errors": {"WeightsError", "PlayerSpecError", "PlayerChoiceError"},
     "cassino.rl.errors": {"ActionError"},
     "cassino.table.errors": {
         "TableError",

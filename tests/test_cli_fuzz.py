@@ -24,6 +24,9 @@ from cassino.cli import main
 from cassino.game import Game
 from cassino.notation import position_to_json
 from cassino.perft import moves_left
+from cassino.players import make_player, player_names
+from cassino.players.base import player_settings
+from cassino.players.errors import PlayerSpecError
 from cassino.record import record_of_game, write_record
 from cassino.rules import make_rules
 from strategies import positions
@@ -250,3 +253,129 @@ def test_a_bad_record_file_in_a_real_process(tmp_path: Path) -> None:
     err = proc.stderr.decode()
     assert proc.returncode == 2 and err.count("\n") == 1 and err.startswith("cassino record check: 1 of 1 records")
     assert f"{path}:" in proc.stdout.decode() and "write 'Preset'" in proc.stdout.decode()
+
+
+# ----------------------------------------------------------------------------- player specs
+
+PLAYERS = player_names()
+
+
+def _refusal_of(spec: str) -> str | None:
+    """What ``make_player`` says of ``spec``, or None when it builds a player."""
+    try:
+        make_player(spec, 0)
+    except PlayerSpecError as exc:
+        return str(exc)
+    return None
+
+
+def _near(word: str) -> st.SearchStrategy[str]:
+    """``word`` with a letter dropped, doubled or changed: the slips a person makes."""
+    return st.integers(0, len(word) - 1).flatmap(
+        lambda i: st.sampled_from(
+            [word[:i] + word[i + 1 :], word[:i] + word[i] + word[i:], word[:i] + "x" + word[i + 1 :]]
+        )
+    )
+
+
+def _settings_of(name: str) -> list[str]:
+    return list(player_settings(name) or {})
+
+
+bad_specs = st.one_of(
+    # an unknown name: a slip of a real one, or any text
+    st.sampled_from(PLAYERS).flatmap(_near).filter(lambda n: n not in PLAYERS),
+    st.text(st.characters(blacklist_characters=":,=\n\r\x00"), max_size=10).filter(lambda n: n.strip() not in PLAYERS),
+    # a known player with a setting it does not have
+    st.tuples(st.sampled_from(PLAYERS), st.text("abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8)).map(
+        lambda p: f"{p[0]}:{p[1]}=1"
+    ),
+    st.sampled_from(["search", "heuristic", "master", "casual"]).flatmap(
+        lambda n: st.sampled_from(_settings_of(n)).flatmap(_near).map(lambda k: f"{n}:{k}=3")
+    ),
+    # a known setting given a value of the wrong kind
+    st.tuples(
+        st.sampled_from(["search", "cheater", "heuristic", "fallible", "club"]),
+        st.sampled_from(["abc", "1.5.2", "", "٣", "nan", "inf", "1e999", "0x10", "--"]),
+    ).flatmap(
+        lambda p: st.sampled_from([k for k in _settings_of(p[0]) if k not in ("base", "weights")]).map(
+            lambda k: f"{p[0]}:{k}={p[1]}"
+        )
+    ),
+    st.sampled_from(["search:worlds", "search:=3", "search:worlds=1,worlds=2", "fallible:base=randm"]),
+).filter(lambda spec: _refusal_of(spec) is not None)
+"""Specs ``make_player`` refuses: unknown names and settings (near misses too), values of the
+wrong kind, settings written wrong."""
+
+
+def assert_names_the_choices(err: str, command: str, spec: str) -> None:
+    """One line, status 2's, saying what is wrong and listing what may be chosen instead."""
+    assert err.startswith(f"cassino {command}: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    message = err[len(f"cassino {command}: ") : -1]
+    assert message.endswith(_refusal_of(spec) or "?"), (message, spec)
+    name = spec.partition(":")[0].strip()
+    if message.startswith("unknown player"):
+        assert message.endswith(f"the players are: {', '.join(PLAYERS)}")
+    elif " has no setting " in message:
+        assert message.endswith(f"its settings are: {', '.join(_settings_of(name))}")
+    elif " takes no settings" not in message:
+        assert " must be " in message or "base must be another player" in message or "given twice" in message
+
+
+@FUZZ
+@given(bad_specs)
+def test_a_bad_opponent_is_refused_with_the_choices(capsys: pytest.CaptureFixture[str], spec: str) -> None:
+    status, out, err = run(capsys, "play", "--plain", "--no-save", "--opponent", spec)
+    assert (status, out) == (2, "")
+    assert_names_the_choices(err, "play", spec)
+
+
+@FUZZ
+@given(bad_specs, st.booleans())
+def test_a_bad_arena_entrant_is_refused_with_the_choices(
+    capsys: pytest.CaptureFixture[str], spec: str, first: bool
+) -> None:
+    entrants = [spec, "random"] if first else ["random", spec]
+    status, out, err = run(capsys, "arena", *entrants, "-n", "1", "--executor", "inprocess", "--quiet")
+    assert (status, out) == (2, "")
+    assert_names_the_choices(err, "arena", spec)
+
+
+def test_the_spec_messages_people_meet() -> None:
+    """The three refusals as a person reads them."""
+    assert (
+        _refusal_of("randm") == f"unknown player 'randm'; did you mean 'random'? the players are: {', '.join(PLAYERS)}"
+    )
+    assert _refusal_of("search:wrlds=3") == (
+        "search has no setting 'wrlds'; did you mean 'worlds'? its settings are: time, worlds, candidates, "
+        "solve_below, max_nodes, depth, breadth, horizon, cross, prior, doubt, work, infer, floor"
+    )
+    assert _refusal_of("search:worlds=abc") == "search:worlds must be a whole number, got 'abc'"
+    assert _refusal_of("casual:risk=high") == "casual:risk must be a number, got 'high'"
+    assert _refusal_of("random:depth=2") == "random takes no settings, got 'depth'"
+
+
+# ----------------------------------------------------------------------------- output folders
+
+
+def test_an_arena_out_folder_is_checked_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "results"
+    afile.write_text("")
+    status, out, err = run(
+        capsys, "arena", "random", "greedy", "-n", "1000", "--executor", "inprocess", "--out", str(afile)
+    )
+    assert (status, out, err) == (2, "", f"cassino arena: --out {afile}: not a folder (a file has that name)\n")
+    status, out, err = run(
+        capsys, "arena", "random", "greedy", "-n", "1", "--executor", "inprocess", "-q", "--out", str(afile / "x")
+    )
+    assert (status, out) == (2, "") and err.endswith(
+        f"--out {afile / 'x'}: cannot create the folder: Not a directory\n"
+    )
+
+
+def test_a_serve_data_folder_is_checked_before_serving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("fastapi")
+    afile = tmp_path / "data"
+    afile.write_text("")
+    status, out, err = run(capsys, "serve", "--data-dir", str(afile), "--port", "1")
+    assert (status, out, err) == (2, "", f"cassino serve: --data-dir {afile}: not a folder (a file has that name)\n")

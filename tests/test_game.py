@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cassino import Game, IllegalMoveError, Rules, make_rules
+from cassino import Game, IllegalMoveError, Rules, UndoError, make_rules
 from cassino.cards import CARD_NAMES, cards_of
 from cassino.moves import Move, format_code, parse_code
 from cassino.notation import position_from_json, position_to_json
@@ -115,7 +115,7 @@ def test_undo_back_to_the_start_across_hands_restores_everything() -> None:
         game.undo()
         assert snapshot(game) == trail.pop()
     assert snapshot(game) == start
-    with pytest.raises(IndexError):
+    with pytest.raises(UndoError, match="no move to take back"):
         game.undo()
 
 

@@ -12,6 +12,7 @@ import pytest
 from cassino.game import Game
 from cassino.moves import MoveCode, parse_code
 from cassino.players import LEVELS, FalliblePlayer, level_names, make_player, player_names
+from cassino.players.errors import PlayerSpecError
 from cassino.players.levels import sweeps, uses_sum
 from cassino.players.solver import cards_known
 from cassino.players.worlds import sample_world
@@ -64,7 +65,9 @@ def test_a_level_takes_overrides_of_its_settings() -> None:
     player = make_player("club:forget=0,miss=0.5", 1)
     assert isinstance(player, FalliblePlayer)
     assert (player.forget, player.miss) == (0.0, 0.5)
-    with pytest.raises(ValueError, match="bad settings for player 'greedy'"):
+    with pytest.raises(
+        PlayerSpecError, match=r"^beginner has no setting 'depth'; its settings are: base, miss, forget$"
+    ):
         make_player("beginner:depth=3")
     with pytest.raises(ValueError, match="another player's name"):
         make_player("fallible:base=fallible")

@@ -15,6 +15,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO, cast
@@ -30,7 +31,7 @@ from cassino.record import check_record, read_record
 from cassino.rules import Rules, make_rules
 from cassino.terminal.plain import COMMANDS, run_plain
 from cassino.terminal.session import Session
-from cassino.terminal.table_text import CardText, from_symbols
+from cassino.terminal.table_text import CardText, from_symbols, save_lines
 from cassino.view import view_of
 from scenarios import stuck_after_first_build
 
@@ -344,6 +345,90 @@ def test_bad_options_exit_2_with_one_line(
     assert captured.out == ""
     message = captured.err.strip()
     assert message.startswith("cassino play: ") and fragment in message and "\n" not in message
+
+
+def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """``cassino play`` refused before the game: status 2, nothing on standard output, one line."""
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--plain", "--seed", "3", *argv])
+    captured = capsys.readouterr()
+    assert (info.value.code, captured.out) == (2, "")
+    assert captured.err.endswith("\n") and captured.err.count("\n") == 1, captured.err
+    return captured.err.rstrip("\n")
+
+
+def test_a_save_folder_that_cannot_be_written_is_refused_before_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder is checked (created if need be) before the game, not when it ends: a whole game
+    used to be played and then lost to a traceback."""
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    assert (
+        _refused(capsys, "--save-dir", str(afile))
+        == f"cassino play: --save-dir {afile}: not a folder (a file has that name)"
+    )
+    assert _refused(capsys, "--save-dir", str(afile / "games")) == (
+        f"cassino play: --save-dir {afile / 'games'}: cannot create the folder: Not a directory"
+    )
+    monkeypatch.setenv("CASSINO_HOME", str(afile))  # the default folder, under a file
+    assert _refused(capsys) == (
+        f"cassino play: the save folder (--save-dir; or --no-save) {afile / 'games'}: cannot create the folder: "
+        "Not a directory"
+    )
+    result, text, _ = play("--seed", "3", "--no-save")  # --no-save needs no folder
+    assert result == -1 and text.rstrip().endswith("Game abandoned.")
+    made = tmp_path / "new" / "games"
+    result, text, _ = play("--seed", "3", "--save-dir", str(made))
+    assert made.is_dir() and f"record saved to {next(made.iterdir())}" in text
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="Linux's /proc")
+def test_a_save_folder_in_proc_is_refused_before_the_game() -> None:
+    """As a shell runs it: one line and status 2 at once, no game on standard output."""
+    started = time.monotonic()
+    done = subprocess.run(
+        [*COMMAND, "play", "--save-dir", "/proc/nope"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr == b"cassino play: --save-dir /proc/nope: cannot create the folder: No such file or directory\n"
+    assert time.monotonic() - started < 30
+
+
+def test_a_record_its_folder_refuses_at_the_end_goes_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder gone between the start and the end of the game (a file in its place): the record
+    goes to the temporary folder, and the summary says where and why; when that fails too, the
+    summary holds the record itself, so the game is never lost."""
+    folder = tmp_path / "games"
+    spare = tmp_path / "spare"
+    spare.mkdir()
+    monkeypatch.setattr("cassino.terminal.session.fallback_dir", lambda: spare)
+    taken = False
+
+    def chooser(listed: list[str]) -> str:
+        nonlocal taken
+        if not taken:  # the folder checked at the start is taken away during the game
+            folder.rmdir()
+            folder.write_text("")
+            taken = True
+        return "1"
+
+    result, text, _, session = play_session("--seed", "3", "--save-dir", str(folder), chooser=chooser)
+    assert result >= 0 and session.over
+    [saved] = spare.iterdir()
+    assert session.saved_path == saved and folder.read_text() == ""
+    assert f"The record could not be saved in {folder} (File exists): it is in {saved} instead." in text
+    assert f"Record saved to {saved}" in text
+    assert check_record(saved.read_text()).over
+
+    monkeypatch.setattr("cassino.terminal.session.fallback_dir", lambda: folder)  # a file too
+    assert session.save() is None and session.saved_path is None
+    lines = save_lines(session)
+    assert lines[:2] == [
+        f"The record could not be saved in {folder} (File exists), nor in {folder} (File exists).",
+        "The record follows (save it as a file to replay it):",
+    ]
+    assert check_record("\n".join(lines[2:]) + "\n").over
 
 
 def test_undo_brings_back_the_position_before_my_move() -> None:

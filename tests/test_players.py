@@ -13,6 +13,7 @@ from cassino.game import Game
 from cassino.moves import MoveCode, parse_code
 from cassino.players import make_player, player_names
 from cassino.players.base import decide, parse_spec
+from cassino.players.errors import PlayerSpecError
 from cassino.players.evaluate import deal_moves, passed_over
 from cassino.players.search import SearchPlayer
 from cassino.players.solver import Solver, cards_known, world_of
@@ -184,9 +185,9 @@ def test_player_specs() -> None:
     """Specs read settings as numbers; unknown names and settings are refused clearly."""
     assert parse_spec("search:worlds=40,time=0.5") == ("search", {"worlds": 40, "time": 0.5})
     assert {"random", "greedy", "heuristic", "search", "cheater"} <= set(player_names())
-    with pytest.raises(ValueError, match="unknown player 'strong'"):
+    with pytest.raises(PlayerSpecError, match="unknown player 'strong'"):
         make_player("strong")
-    with pytest.raises(ValueError, match="bad settings for player 'greedy'"):
+    with pytest.raises(PlayerSpecError, match=r"^greedy takes no settings, got 'depth'$"):
         make_player("greedy:depth=3")
 
 

@@ -64,8 +64,12 @@ def suit(card: Card) -> int:
 
 
 def is_full_deck(cards: Iterable[Card]) -> bool:
-    """True when ``cards`` holds each of the 52 cards exactly once: a deck to deal, in any order."""
-    return sorted(cards) == list(range(DECK_SIZE))
+    """True when ``cards`` holds each of the 52 cards exactly once: a deck to deal, in any order
+    (False for anything else, things that do not sort included)."""
+    try:
+        return sorted(cards) == list(range(DECK_SIZE))
+    except TypeError:
+        return False
 
 
 def shuffled_deck(rng: random.Random) -> list[Card]:
@@ -96,7 +100,10 @@ def make_card(rank_index: int, suit_index: int) -> Card:
 
 
 def card_name(card: Card) -> str:
-    """The canonical two-character name, e.g. ``Td``."""
+    """The canonical two-character name, e.g. ``Td``; CardError for a number that is no card
+    (as an index, -1 would name the last card)."""
+    if not 0 <= card < DECK_SIZE:
+        raise CardError(f"card {card} is out of range: cards are 0..{DECK_SIZE - 1}")
     return CARD_NAMES[card]
 
 

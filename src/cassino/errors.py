@@ -25,7 +25,12 @@ class CardError(CassinoError):
 
 
 class MoveError(CassinoError):
-    """A move string that cannot be read."""
+    """A move string that cannot be read, or a move code that names no move."""
+
+
+class MoveTypeError(MoveError, TypeError):
+    """Something given as a move that is no ``Move``, int code or move line: a ``TypeError`` too,
+    for callers that catch the type of a wrong argument."""
 
 
 class IllegalMoveError(CassinoError):
@@ -55,17 +60,39 @@ class RecordError(CassinoError):
 
 
 class UndoError(CassinoError):
-    """A move that may not be taken back (another person at the table, cards dealt since): the
-    message says why, in words for the person."""
+    """A move that may not be taken back (none was made, another person at the table, cards dealt
+    since): the message says why, in words for the person."""
+
+
+class NextHandError(CassinoError):
+    """No next hand to deal: the hand in play is not over, or the game is won."""
+
+
+class ArgumentError(CassinoError):
+    """An argument outside what an engine function takes (a negative depth or count, a score per
+    side of the wrong length): the message names the argument and what it takes."""
+
+
+class SeatError(ArgumentError):
+    """A seat the game does not have: the message names the seats there are."""
+
+
+class DeckError(ArgumentError):
+    """A deck to deal that is not the 52 cards, each once."""
 
 
 __all__ = [
+    "ArgumentError",
     "CardError",
     "CassinoError",
+    "DeckError",
     "IllegalMoveError",
     "MoveError",
+    "MoveTypeError",
+    "NextHandError",
     "PositionError",
     "RecordError",
     "RulesError",
+    "SeatError",
     "UndoError",
 ]

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeAlias
 
 from .cards import Card, shuffled_deck
+from .errors import DeckError, UndoError
 from .moves import Move, MoveCode
 from .rules import Rules
 from .scoring import HandScore
@@ -54,11 +55,16 @@ class Game:
         self._keep(deck, State.new_hand(self.rules, deck, dealer, (0,) * self.rules.sides))
 
     def _next_deck(self) -> list[Card]:
-        """The next deck to deal: a given or taken-back one, else the source's, else a shuffle."""
+        """The next deck to deal: a given or taken-back one, else the source's, else a shuffle.
+        Whatever the source gives that is not a sequence of cards is a DeckError."""
         if self._upcoming:
             return self._upcoming.pop()
         if self._deck_source is not None:
-            return list(self._deck_source())
+            deck = self._deck_source()
+            try:
+                return list(deck)
+            except TypeError:
+                raise DeckError(f"a deck is a sequence of 52 cards, not {type(deck).__name__}") from None
         return shuffled_deck(self._rng)
 
     def _keep(self, deck: list[Card], state: State) -> State:
@@ -107,7 +113,8 @@ class Game:
         self._advance()
 
     def push(self, code: MoveCode) -> None:
-        """Apply a move code known to be legal (no check), dealing the next hand when one ends."""
+        """Apply a move code known to be legal (no check: see ``State.push``), dealing the next
+        hand when one ends."""
         self.state.push(code)
         self._advance()
 
@@ -125,11 +132,12 @@ class Game:
             self.next_hand()
 
     def undo(self) -> MoveCode:
-        """Take back the last move, across the start of a hand if need be."""
+        """Take back the last move, across the start of a hand if need be (UndoError before the
+        first move of the game)."""
         state = self.state
         if state.moves_played == 0:
             if len(self.hands) == 1:
-                raise IndexError("no move to undo")
+                raise UndoError("no move to take back: the game has had none")
             self.hands.pop()
             self._upcoming.append(self.decks.pop())
             state = self.state

@@ -102,14 +102,21 @@ def format_code(code: MoveCode) -> str:
     return f"{KIND_NAMES[kind]} {card_name(card)} {shown}: {format_cards(code_table(code))}"
 
 
+def check_fields(code: MoveCode) -> None:
+    """Raise MoveError unless each field of ``code`` names something (a kind, a card, table cards
+    of the deck): what a code needs to be written as a line, or wrapped as a ``Move``."""
+    if code < 0 or code & KIND_MASK == KIND_MASK or code_card(code) >= DECK_SIZE or code_table(code) >> DECK_SIZE:
+        kind, card = code_kind(code), code_card(code)
+        raise MoveError(f"move code {quoted(code)} names no kind, card or table cards (kind {kind}, card {card})")
+
+
 def check_code(code: MoveCode) -> None:
     """Raise MoveError unless ``code`` is a well-formed move (whether it is legal is the position's
     business): the one check behind ``Move.from_code``, for codes that come from outside."""
     if not isinstance(code, int) or isinstance(code, bool) or code < 0:
         raise MoveError(f"move code {quoted(code)} is not a non-negative int")
+    check_fields(code)
     kind, card, value, table = code_kind(code), code_card(code), code_value(code), code_table(code)
-    if kind not in (TRAIL, CAPTURE, BUILD) or card >= DECK_SIZE or table >> DECK_SIZE:
-        raise MoveError(f"move code {code} names no kind, card or table cards (kind {kind}, card {card})")
     if kind == TRAIL:
         if value or table:
             raise MoveError(f"move code {code}: a trail takes nothing, so it has no value and no cards")
@@ -120,6 +127,20 @@ def check_code(code: MoveCode) -> None:
         raise MoveError(f"move code {code}: the played card {card_name(card)} cannot also be a table card")
     if value > HIGHEST_VALUE or (value == 0 and (kind == BUILD or rank(card) < JACK)):
         raise MoveError(f"move code {code}: value {value} is not 1..14 (0 only for a court card capturing by pairing)")
+
+
+def _checked_code(kind: int, card: Card, value: int, table: CardMask) -> MoveCode:
+    """The code of a move from its parts, each checked first (``encode`` would let a card of 64 or
+    a value of 16 spill into the next field), then the whole by ``check_code``."""
+    if not 0 <= card < DECK_SIZE:
+        raise MoveError(f"card {card} is out of range: cards are 0..{DECK_SIZE - 1}")
+    if not 0 <= value <= HIGHEST_VALUE:
+        raise MoveError(f"value {value} is out of range: 1..{HIGHEST_VALUE} (0 for a court card capturing by pairing)")
+    if table < 0 or table >> DECK_SIZE:
+        raise MoveError(f"table cards {quoted(table)} are no set of cards: a mask of the {DECK_SIZE} cards' bits")
+    code = encode(kind, card, value, table)
+    check_code(code)
+    return code
 
 
 MAX_MOVE_CHARS: Final = 400
@@ -204,10 +225,16 @@ class Move:
     Its attributes say what it does without decoding the int: ``kind`` (``"trail"``, ``"capture"``
     or ``"build"``), ``card`` and ``card_name`` (played from hand), ``value``, and the table cards
     it takes or joins as ``table`` (a mask), ``table_cards`` and ``table_names``. Moves compare and
-    hash by their code; ``Move(code)`` wraps a code as it is, ``Move.from_code(code)`` checks it first.
+    hash by their code; ``Move(code)`` wraps a code whose fields decode (MoveError otherwise: a
+    negative code, kind 3, card 52 and up, or table cards past the deck), ``Move.from_code(code)``
+    checks that it is a well-formed move too.
     """
 
     code: MoveCode
+
+    def __post_init__(self) -> None:
+        """Refuse a code whose fields name nothing, so that no attribute fails on it later."""
+        check_fields(self.code)
 
     def __reduce__(self) -> tuple[type[Move], tuple[MoveCode]]:
         """Rebuilt from its code: compiled, a frozen class pickles and copies so."""
@@ -281,18 +308,20 @@ class Move:
 
     @classmethod
     def trail(cls, card: Card) -> Move:
-        """Trail a card."""
-        return cls(encode(TRAIL, card, 0, 0))
+        """Trail a card (MoveError for a number that is no card)."""
+        return cls(_checked_code(TRAIL, card, 0, 0))
 
     @classmethod
     def capture(cls, card: Card, value: int, table: CardMask) -> Move:
-        """Capture the table cards ``table`` with ``card`` counting ``value`` (0: court pairing)."""
-        return cls(encode(CAPTURE, card, value, table))
+        """Capture the table cards ``table`` with ``card`` counting ``value`` (0: court pairing);
+        MoveError names what is no such move."""
+        return cls(_checked_code(CAPTURE, card, value, table))
 
     @classmethod
     def build(cls, card: Card, value: int, table: CardMask) -> Move:
-        """Build ``value`` from ``card`` and the table cards ``table``."""
-        return cls(encode(BUILD, card, value, table))
+        """Build ``value`` from ``card`` and the table cards ``table``; MoveError names what is no
+        such move."""
+        return cls(_checked_code(BUILD, card, value, table))
 
     @property
     def kind(self) -> str:

@@ -7,6 +7,10 @@ each other directly, so a compiled one must never meet a source one. ``cassino``
 before it imports any engine module; a source edited after the build is therefore run as source
 (with a warning) until the next install compiles it again.
 
+Compiled, each module's docstrings are put back from its source as it loads (``docstrings``):
+mypyc keeps none. The compiled loops that may run long call ``checkpoint`` now and then, so that
+Ctrl-C is answered.
+
 This module is never compiled itself, and imports nothing of the engine.
 """
 
@@ -102,12 +106,35 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source_of(name))
 
 
+def _source_of_full_name(fullname: str) -> str:
+    """The source file of a compiled module's full name (``cassino.state``), as text."""
+    return str(source_of(fullname.removeprefix(f"{__package__}.")))
+
+
 WHY_PURE = _why_not_compiled()
 """Why the engine runs as Python source, or "" when it runs compiled."""
 COMPILED = not WHY_PURE
 """True when the engine's compiled modules run."""
 if not COMPILED and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
     sys.meta_path.insert(0, _SourceFinder())
+if COMPILED:
+    from .docstrings import DocumentedFinder, layout_known
+
+    if layout_known() and not any(isinstance(f, DocumentedFinder) for f in sys.meta_path):
+        # mypyc keeps no docstring: each compiled module gets its source's back as it loads.
+        sys.meta_path.insert(
+            0, DocumentedFinder([f"{__package__}.{n}" for n in COMPILED_MODULES], _source_of_full_name)
+        )
+
+
+def checkpoint() -> None:
+    """Nothing, as a Python function: the compiled engine's long loops call it now and then (every
+    few thousand positions), so that Ctrl-C is answered at once.
+
+    Only the interpreter runs a signal's Python handler (Ctrl-C's ``KeyboardInterrupt``) or hands
+    the GIL to another thread, and compiled code never enters it by itself: a compiled perft once
+    ran on for minutes after Ctrl-C. Entering any Python function is enough for both, so this one
+    does nothing: the handler's exception rises from this call through the compiled caller."""
 
 
 def describe() -> str:

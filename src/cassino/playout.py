@@ -11,7 +11,9 @@ from __future__ import annotations
 import random
 
 from .cards import shuffled_deck
+from .errors import ArgumentError
 from .moves import MoveCode
+from .native import checkpoint
 from .rules import Rules
 from .state import State
 
@@ -34,12 +36,15 @@ def playout(state: State, rng: random.Random) -> int:
 
 def random_hands(rules: Rules, hands: int, seed: int) -> int:
     """Deal ``hands`` hands from one seed (``cards.shuffled_deck``, the dealers taking turns) and
-    play each out at random; the number of moves played in all."""
+    play each out at random; the number of moves played in all. Ctrl-C is let in every 16 hands
+    (``native.checkpoint``: a compiled loop answers no signal by itself)."""
     if hands < 0:
-        raise ValueError(f"hands must be 0 or more, got {hands}")
+        raise ArgumentError(f"hands must be 0 or more, got {hands}")
     rng = random.Random(seed)
     moves = 0
     for hand in range(hands):
+        if not hand & 15:
+            checkpoint()
         moves += playout(State.new_hand(rules, shuffled_deck(rng), hand % rules.players), rng)
     return moves
 

@@ -84,7 +84,11 @@ class Rules:
         return 1 if self.draw else {2: 6, 3: 4, 4: 3}[self.players]
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some options changed (validated like any rule set)."""
+        """A copy with some options changed (validated like any rule set: RulesError names an
+        unknown option too)."""
+        for name in changes:
+            if name not in OPTION_NAMES and name not in ("preset", "players", "partnerships"):
+                raise RulesError(f"unknown rule option {quoted(name)}: known options are {', '.join(OPTION_NAMES)}")
         return dataclasses.replace(self, **changes)
 
     def to_json(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ changes is an immutable int or tuple, so the undo record is just the old field v
 from __future__ import annotations
 
 import operator
+import os
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, NamedTuple, TypeAlias
@@ -15,8 +16,8 @@ from typing import Final, NamedTuple, TypeAlias
 from . import movegen
 from .cards import Card, CardMask, format_cards, is_full_deck, shuffled_deck
 from .checks import RuleFlags, build_is_single, flags_of
-from .errors import IllegalMoveError
-from .moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, format_code, parse_code
+from .errors import ArgumentError, DeckError, IllegalMoveError, MoveTypeError, NextHandError, SeatError, UndoError
+from .moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, check_fields, format_code, parse_code
 from .rules import Rules
 from .scoring import HandScore, decide_winner, score_hand
 
@@ -89,6 +90,9 @@ UNDO_FIELDS: Final = (
 )
 """The fields of an ``Undo`` in order (``push`` makes it, ``pop`` unpacks it in this order)."""
 
+CHECK_PUSH: Final = os.environ.get("CASSINO_CHECK_PUSH") == "1"
+"""Whether every ``State.push`` checks its move (``CASSINO_CHECK_PUSH=1``): a debug mode, read once."""
+
 _MOVER: Final = 9  # UNDO_FIELDS[9] is "to_move" (a literal, so the type checker knows its type)
 """Where an ``Undo`` holds ``to_move``: the seat that made the move."""
 
@@ -98,13 +102,14 @@ StateFields: TypeAlias = "tuple[Rules, int, int, tuple[CardMask, ...], CardMask,
 
 MoveLike: TypeAlias = "Move | MoveCode | str"
 """What ``play``, ``verify`` and ``is_legal`` accept: a ``Move``, its int code or a move line.
-They are declared to take any ``object`` and refuse the rest with a ``TypeError`` naming its type:
-a compiled engine checks declared types itself, with a message of its own."""
+They are declared to take any ``object`` and refuse the rest with a ``MoveTypeError`` (a
+``MoveError`` and a ``TypeError``) naming its type: a compiled engine checks declared types
+itself, with a message of its own."""
 
 
 def move_code(move: object) -> MoveCode:
     """The int code of a move given as a ``Move``, an int (numpy's too) or a canonical move line
-    (read leniently, MoveError when unreadable); anything else is a TypeError naming its type,
+    (read leniently, MoveError when unreadable); anything else is a MoveTypeError naming its type,
     rather than a failure deep in the bit arithmetic."""
     if type(move) is int:
         return move
@@ -117,7 +122,7 @@ def move_code(move: object) -> MoveCode:
             return operator.index(move)  # type: ignore[arg-type]
         except TypeError:
             pass
-    raise TypeError(f"a move is a Move, an int code or a move line (str), not {type(move).__name__}")
+    raise MoveTypeError(f"a move is a Move, an int code or a move line (str), not {type(move).__name__}")
 
 
 def eldest_seat(players: int, dealer: int) -> int:
@@ -137,7 +142,11 @@ def deal_order(players: int, dealer: int, first: bool) -> list[int]:
 
 
 class State:
-    """One hand of Casino in progress (or finished), with undo."""
+    """One hand of Casino in progress (or finished), with undo.
+
+    The constructor takes its fields as they are, unchecked: it is the engine's own way in, on the
+    path of every search. A position from outside is read, and checked, by
+    ``notation.position_from_json``; a new hand is dealt by ``new_hand``."""
 
     __slots__ = (
         "_stack",
@@ -211,12 +220,18 @@ class State:
     def new_hand(
         cls, rules: Rules, deck: Sequence[Card], dealer: int = 0, scores: Sequence[int] | None = None
     ) -> State:
-        """The position after the first deal of a hand from a shuffled deck (top card first)."""
+        """The position after the first deal of a hand from a shuffled deck (top card first);
+        ``scores``, the game points of each side so far (none: 0 each).
+
+        A deck that is not the 52 cards once each is a DeckError, a dealer the game has not a
+        SeatError, scores not one per side an ArgumentError: each would fail later, mid-hand."""
         if not is_full_deck(deck):
-            raise ValueError("a deck must hold each of the 52 cards exactly once")
+            raise DeckError("a deck must hold each of the 52 cards (0..51) exactly once")
         n = rules.players
         if not 0 <= dealer < n:
-            raise ValueError(f"dealer seat {dealer} is out of range for {n} players")
+            raise SeatError(f"dealer seat {dealer} is out of range: the seats are 0..{n - 1} for {n} players")
+        if scores is not None and len(scores) != rules.sides:
+            raise ArgumentError(f"scores must hold one number per side ({rules.sides}), got {len(scores)}")
         hands = [0] * n
         table = 0
         pos = 0
@@ -260,11 +275,11 @@ class State:
         return self.hand_over and self.winner < 0
 
     def verify_next_hand(self) -> None:
-        """Raise ValueError saying why no next hand follows this one; do nothing if one does."""
+        """Raise NextHandError saying why no next hand follows this one; do nothing if one does."""
         if not self.hand_over:
-            raise ValueError("the hand is not over: the next hand starts once every card is played")
+            raise NextHandError("the hand is not over: the next hand starts once every card is played")
         if self.winner >= 0:
-            raise ValueError(f"the game is over: side {self.winner} has won")
+            raise NextHandError(f"the game is over: side {self.winner} has won")
 
     def copy(self) -> State:
         """An independent copy of the position (without the undo history)."""
@@ -403,10 +418,12 @@ class State:
         return movegen.is_legal(self, move_code(move))
 
     def verify(self, move: object) -> None:
-        """Raise IllegalMoveError naming the move and the rule that forbids it; do nothing if legal."""
+        """Raise IllegalMoveError naming the move and the rule that forbids it; do nothing if legal
+        (MoveError for a code whose fields name nothing, which has no line to give)."""
         code = move_code(move)
         if movegen.is_legal(self, code):
             return
+        check_fields(code)
         from .explain import explain_illegal
 
         raise IllegalMoveError(format_code(code), explain_illegal(self, code))
@@ -420,7 +437,15 @@ class State:
 
     # ----------------------------------------------------------------- play
     def push(self, code: MoveCode) -> None:
-        """Apply a move code without checking it (see ``play``), then draw, deal or end the hand."""
+        """Apply a move code, then draw, deal or end the hand: unchecked, the fast path of search
+        and perft, so an illegal code corrupts the position (a card appears in a hand, say). ``play``
+        checks first; ``CASSINO_CHECK_PUSH=1`` in the environment makes every push check as ``play``
+        does (IllegalMoveError, nothing changed), to find the bad push of code built on it.
+
+        (A ``check`` argument would cost every call from Python 7%: an optional argument takes
+        compiled code off its fastest way of reading arguments.)"""
+        if CHECK_PUSH:
+            self.verify(code)
         self.move_stack.append(code)
         self._stack.append(
             (
@@ -481,7 +506,9 @@ class State:
             self._end_hand()
 
     def pop(self) -> MoveCode:
-        """Undo the last pushed move exactly and return its code."""
+        """Undo the last pushed move exactly and return its code (UndoError when none is left)."""
+        if not self._stack:
+            raise UndoError("no move to take back: none was pushed on this position")
         self.backtracked = True
         (
             self.hands,

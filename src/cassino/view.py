@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import FULL_DECK, CardMask, field_values
+from .errors import SeatError
 from .moves import Move, MoveCode, format_code
 from .rules import Rules
 from .state import Build, State
@@ -73,9 +74,12 @@ def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] |
     """The view of ``seat``: its own hand, the public table, piles and counts, nothing hidden.
 
     ``history`` defaults to the moves pushed on ``state`` (this hand's, when it was dealt afresh).
-    A seat out of range is refused: read as an index, -1 would be the last seat's hand."""
+    A seat out of range is a SeatError: read as an index, -1 would be the last seat's hand."""
     if not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} is out of range for {state.players} players (a spectator: spectator_view)")
+        raise SeatError(
+            f"seat {seat} is out of range: the seats are 0..{state.players - 1} for {state.players} players "
+            "(a spectator: spectator_view)"
+        )
     legal = tuple(state.legal_codes()) if state.to_move == seat and state.hands[seat] else ()
     return _view(state, seat, state.hands[seat], legal, history)
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import shuffled_deck
-from ..errors import IllegalMoveError
+from ..errors import ArgumentError, IllegalMoveError
 from ..moves import format_code
 from ..players.base import Player, decide
 from ..rules import Rules
@@ -64,9 +64,9 @@ def play_hands(rules: Rules, players: Sequence[Player], hands: int, seed: int, m
     move and the hand: it is checked against the legal moves the player was shown."""
     n = rules.players
     if len(players) != n:
-        raise ValueError(f"{n} players needed, got {len(players)}")
+        raise ArgumentError(f"{n} players needed, got {len(players)}")
     if hands < 0:
-        raise ValueError(f"hands must be 0 or more, got {hands}")
+        raise ArgumentError(f"hands must be 0 or more, got {hands}")
     rng = random.Random(seed)
     codes: array[int] = array("Q")
     starts: array[int] = array("Q", [0])

@@ -10,6 +10,7 @@ import argparse
 import os
 import secrets
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -17,17 +18,18 @@ from typing import Any, NoReturn
 from .. import __version__
 from ..cards import DECK_SIZE
 from ..errors import CassinoError, IllegalMoveError, PositionError
-from ..movegen import iter_sorted_moves
+from ..movegen import count_moves, iter_sorted_moves
 from ..moves import Move, MoveError
 from ..native import describe
 from ..notation import ascii_number, dumps_position, excerpt, position_to_line, read_position_text
-from ..perft import iter_divide, perft
+from ..perft import iter_counts, iter_divide, moves_left, perft
 from ..rules import RulesError
 from ..state import State
 from ..terminal.plain import run_plain
 from ..terminal.replay import run_check, run_replay
 from .arena import add_arena_arguments, run_arena_command
 from .errors import ArenaUsageError, CliError
+from .outputs import StatusLine, writable_folder
 from .play import add_play_arguments, new_game_from_args, session_from_args, wants_plain
 from .rules_args import add_rules_arguments, rules_from_args
 from .verify import run_verify
@@ -84,23 +86,55 @@ def _depth(text: str) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> None:
-    """Print the perft count (after the per-move counts with --divide, streamed as they come)."""
+    """Print the perft count (after the per-move counts with --divide, streamed as they come).
+
+    While a count runs, standard error shows how many first moves are done when it is a terminal
+    (and, with --divide, standard output is not: there the lines show it). Ctrl-C stops it at once
+    (status 130): the compiled engine lets the interrupt in (``native.checkpoint``)."""
     state = _position(args.position)
     depth = _depth(args.depth)
-    if args.divide and depth > 0:
-        total = 0
+    status = StatusLine(sys.stderr, enabled=depth > 1 and not (args.divide and sys.stdout.isatty()))
+    try:
+        if args.divide and depth > 0:
+            _perft_divide(state, depth, status)
+        else:
+            print(_perft_total(state, depth, status))
+    finally:
+        status.clear()
 
-        def rows() -> Iterable[str]:
-            nonlocal total
-            for line, n in iter_divide(state, depth):
-                total += n
-                yield f"{line}: {n}"
 
-        # Deeper than 1, each line costs a search of its own: show each as soon as it is counted.
-        _write_lines(rows(), BATCH_LINES if depth == 1 else 1)
-        print(total)
-    else:
-        print(perft(state, depth))
+def _perft_divide(state: State, depth: int, status: StatusLine) -> None:
+    """``perft --divide``: a line per first move, in the lines' order, then the total."""
+    total = 0
+    first = count_moves(state) if status.enabled else 0
+    started = time.monotonic()
+    status.show(f"perft {depth} --divide: 0 of {first} first moves")
+
+    def rows() -> Iterable[str]:
+        nonlocal total
+        for done, (line, n) in enumerate(iter_divide(state, depth), 1):
+            total += n
+            status.show(f"perft {depth} --divide: {done} of {first} first moves, {time.monotonic() - started:.0f} s")
+            yield f"{line}: {n}"
+
+    # Deeper than 1, each line costs a search of its own: show each as soon as it is counted.
+    _write_lines(rows(), BATCH_LINES if depth == 1 else 1)
+    status.clear()
+    print(total)
+
+
+def _perft_total(state: State, depth: int, status: StatusLine) -> int:
+    """The perft count; with a status line, first move by first move, the line saying how far."""
+    if not status.enabled or not 1 < depth <= moves_left(state):
+        return perft(state, depth)
+    first = count_moves(state)
+    started = time.monotonic()
+    status.show(f"perft {depth}: 0 of {first} first moves")
+    total = 0
+    for done, count in enumerate(iter_counts(state, depth), 1):
+        total += count
+        status.show(f"perft {depth}: {done} of {first} first moves, {total} so far, {time.monotonic() - started:.0f} s")
+    return total
 
 
 def cmd_apply(args: argparse.Namespace) -> None:
@@ -227,6 +261,13 @@ def cmd_serve(args: argparse.Namespace) -> None:
         raise CliError(f"--bot-workers must be 0 to 64 (0: think in threads), got {args.bot_workers}")
     if args.expire_after is not None and args.expire_after <= 0:
         raise CliError(f"--expire-after must be more than 0 seconds, got {args.expire_after:g}")
+    if args.database is None:  # SQLite in a folder: checked now, not when the first game is stored
+        from ..web.store import default_data_dir
+
+        if args.data_dir is not None:
+            writable_folder(args.data_dir, "--data-dir")
+        else:
+            writable_folder(default_data_dir(), "the data folder (--data-dir)")
     extra: dict[str, Any] = {"rate_limits": not args.no_rate_limits}
     if args.bot_workers is not None:
         extra["bot_workers"] = args.bot_workers

@@ -15,6 +15,7 @@ from ..arena.tournament import ArenaConfig, run_arena
 from ..players import player_names
 from ..rules import Rules, RulesError
 from .errors import ArenaUsageError
+from .outputs import writable_folder
 from .rules_args import add_rules_arguments, rules_from_args
 
 EPILOG = """\
@@ -75,6 +76,8 @@ def run_arena_command(args: argparse.Namespace) -> None:
         if args.games < 1:
             raise ValueError(f"--games must be 1 or more, got {args.games}")
         total = len(plan(config.players, rules, config.deals, seed, config.max_hands)[1])
+        if args.out is not None:  # checked before any game: a whole arena is not lost at its end
+            writable_folder(args.out, "--out")
         executor_name = args.executor or ("ray" if args.address else "process")
         executor = make_executor(executor_name, args.workers, args.address)
     except (RulesError, ValueError, RuntimeError) as exc:

@@ -12,6 +12,7 @@ from ..rules import Rules, RulesError, make_rules
 from ..terminal.newgame import DEFAULT_OPPONENT, NewGame
 from ..terminal.records import default_save_dir
 from ..terminal.session import Session
+from .outputs import writable_folder
 from .rules_args import add_rules_arguments
 from .rules_args import rules_from_args as rules_of_args
 
@@ -71,10 +72,16 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 def new_game_from_args(args: argparse.Namespace) -> NewGame:
     """The game the command line asks for (RulesError says what is wrong with its rules or seat,
-    ValueError names an unknown opponent). The tutorial is the library's first game: rule options
-    may go on top of it (a lower target, say), but not another preset or table."""
-    save_dir = None if args.no_save else (args.save_dir or default_save_dir())
+    PlayerSpecError with an opponent, CliError with the save folder, which is checked now rather
+    than when the game ends). The tutorial is the library's first game: rule options may go on top
+    of it (a lower target, say), but not another preset or table."""
     rules = rules_from_args(args)
+    if args.no_save:
+        save_dir = None
+    elif args.save_dir is not None:
+        save_dir = writable_folder(args.save_dir, "--save-dir")
+    else:
+        save_dir = writable_folder(default_save_dir(), "the save folder (--save-dir; or --no-save)")
     if args.tutorial:
         if make_rules(args.preset, players=args.players, partnerships=args.partnerships) != TUTORIAL_RULES:
             raise RulesError("the tutorial is the classic game for two: only rule options (-o) change it")
@@ -82,7 +89,7 @@ def new_game_from_args(args: argparse.Namespace) -> NewGame:
     else:
         game = NewGame(rules, seat=args.seat, seed=args.seed, save_dir=save_dir, coach=args.coach)
     if args.opponent is not None:
-        make_player(args.opponent, 0)  # ValueError now, not when the game starts
+        make_player(args.opponent, 0)  # PlayerSpecError now, not when the game starts
         game = dataclasses.replace(game, opponent=args.opponent)
     return game
 

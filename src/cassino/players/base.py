@@ -10,12 +10,18 @@ returns one of the view's legal moves will do (see ``Player``), and ``register``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..cards import excerpt
+from ..errors import CassinoError
 from ..moves import Move, MoveCode
 from ..state import State
 from ..view import View, view_of
+from .errors import PlayerChoiceError, PlayerSpecError
 
 
 class Player(Protocol):
@@ -46,12 +52,64 @@ class OmniscientPlayer(Protocol):
 
 
 Factory = Callable[..., Any]
-_REGISTRY: dict[str, Factory] = {}
+SettingKind = type[bool] | type[int] | type[float] | type[str]
+"""What a setting's value is read as: a flag, a whole number, a number or text."""
+Settings = Mapping[str, SettingKind]
+"""A player's settings by name, in the order its messages list them."""
+Delegate = Callable[[Mapping[str, str]], tuple[str, dict[str, str]]]
+"""For a player built on another (``fallible`` and its ``base``, a level and its spec): given the
+settings as written, the other player's name and the settings it is handed."""
+
+KIND_WORDS: dict[SettingKind, str] = {
+    bool: "true or false",
+    int: "a whole number",
+    float: "a number",
+    str: "text",
+}
 
 
-def register(name: str, factory: Factory) -> None:
-    """Make a player available by name (``factory(seed=..., **settings)`` builds one)."""
-    _REGISTRY[name] = factory
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A registered player: how to build it, its settings (None: not declared, so any setting is
+    handed on, numbers read as numbers), and the player it hands its other settings to, if any."""
+
+    factory: Factory
+    settings: Settings | None
+    delegate: Delegate | None = None
+
+
+_REGISTRY: dict[str, Entry] = {}
+
+
+def register(
+    name: str, factory: Factory, settings: Settings | None = None, *, delegate: Delegate | None = None
+) -> None:
+    """Make a player available by name (``factory(seed=..., **settings)`` builds one).
+
+    ``settings`` names its settings and their kinds (``{"worlds": int, "time": float}``), so that a
+    spec is checked, and misspelt names answered with the one meant, before the player is built;
+    when not given they are read from the factory's signature where it has one (a parameter with a
+    default of each kind), else any setting is handed on. ``delegate`` says which other player a
+    player hands the settings it does not name itself to (``fallible`` and its ``base``)."""
+    _REGISTRY[name] = Entry(factory, _declared(factory) if settings is None else dict(settings), delegate)
+
+
+def _declared(factory: Factory) -> Settings | None:
+    """The settings a factory's signature declares by their defaults' kinds, or None when it has
+    no signature, takes ``**settings``, or has a setting without a default of a known kind."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    found: dict[str, SettingKind] = {}
+    for p in parameters:
+        if p.name == "seed" or p.kind is inspect.Parameter.VAR_POSITIONAL:
+            continue
+        kind = type(p.default)
+        if p.kind is inspect.Parameter.VAR_KEYWORD or kind not in KIND_WORDS:
+            return None
+        found[p.name] = kind
+    return found
 
 
 def player_names() -> list[str]:
@@ -59,36 +117,117 @@ def player_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``name:key=value,...`` into the name and its settings (numbers read as numbers)."""
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``name:key=value,...`` into the name and its settings as written (PlayerSpecError for a
+    setting without ``=``, without a name, or given twice)."""
     name, _, rest = spec.partition(":")
-    settings: dict[str, Any] = {}
-    for part in filter(None, rest.split(",")):
-        key, sep, raw = part.partition("=")
-        if not sep:
-            raise ValueError(f"player setting {part!r} in {spec!r} must be written key=value")
-        value: Any = raw
-        for conv in (int, float):
-            try:
-                value = conv(raw)
-                break
-            except ValueError:
-                continue
-        settings[key.strip()] = value
+    settings: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, raw = (s.strip() for s in part.partition("="))
+        if not sep or not key:
+            raise PlayerSpecError(f"player setting {excerpt(part)} in {excerpt(spec)} must be written key=value")
+        if key in settings:
+            raise PlayerSpecError(f"player setting {excerpt(key)} is given twice in {excerpt(spec)}")
+        settings[key] = raw
     return name.strip(), settings
 
 
-def make_player(spec: str, seed: int | None = None) -> Player:
-    """A player from its spec; an unknown name or setting raises ValueError saying which."""
-    name, settings = parse_spec(spec)
+def _auto(raw: str) -> Any:
+    """A setting's value read as a whole number, else a number, else kept as text."""
+    for conv in (int, float):
+        try:
+            return conv(raw)
+        except ValueError:
+            continue
+    return raw
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``name:key=value,...`` into the name and its settings (numbers read as numbers)."""
+    name, raw = split_spec(spec)
+    return name, {key: _auto(value) for key, value in raw.items()}
+
+
+def _entry(name: str) -> Entry:
+    """The registered player of ``name``; PlayerSpecError lists the players, with the one probably meant."""
     try:
-        factory = _REGISTRY[name]
+        return _REGISTRY[name]
     except KeyError:
-        raise ValueError(f"unknown player {name!r}: choose one of {', '.join(player_names())}") from None
+        names = player_names()
+        raise PlayerSpecError(
+            f"unknown player {excerpt(name)}{_did_you_mean(name, names)}the players are: {', '.join(names)}"
+        ) from None
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """What goes between a refusal and the list of choices: ``; did you mean 'worlds'? `` for a
+    near miss of one of ``choices``, else ``; ``."""
+    import difflib  # only here: a refusal is rare, and the import costs a millisecond at every start
+
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"; did you mean {close[0]!r}? " if close else "; "
+
+
+def player_settings(name: str, written: Mapping[str, str] | None = None) -> Settings | None:
+    """The settings the player ``name`` takes (with those ``written`` in its spec, which may choose
+    the player it hands the rest to), or None when they are not declared."""
+    entry = _entry(name)
+    if entry.settings is None:
+        return None
+    settings = dict(entry.settings)
+    if entry.delegate is not None:
+        other, handed = entry.delegate(written or {})
+        if other != name and other in _REGISTRY:
+            more = player_settings(other, handed)
+            if more is None:
+                return None
+            settings.update((key, kind) for key, kind in more.items() if key not in settings)
+    return settings
+
+
+def _read(name: str, key: str, raw: str, kind: SettingKind) -> Any:
+    """A setting's value as its kind, or PlayerSpecError quoting it (digits 0-9 only, finite numbers)."""
+    if kind is str:
+        return raw
+    low = raw.lower()
+    if kind is bool and low in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+        return low in ("true", "yes", "on", "1")
+    if kind is not bool and raw.isascii():
+        try:
+            value = int(raw) if kind is int else float(raw)
+        except ValueError:
+            pass
+        else:
+            if math.isfinite(value):
+                return value
+    raise PlayerSpecError(f"{name}:{key} must be {KIND_WORDS[kind]}, got {excerpt(raw)}")
+
+
+def make_player(spec: str, seed: int | None = None) -> Player:
+    """A player from its spec ``name:key=value,...``; PlayerSpecError names an unknown player, an
+    unknown setting or a value of the wrong kind, with the choices there are."""
+    name, written = split_spec(spec)
+    entry = _entry(name)
+    settings = player_settings(name, written)
+    values: dict[str, Any] = {}
+    for key, raw in written.items():
+        if settings is None:
+            values[key] = _auto(raw)
+            continue
+        kind = settings.get(key)
+        if kind is None and not settings:
+            raise PlayerSpecError(f"{name} takes no settings, got {excerpt(key)}")
+        if kind is None:
+            raise PlayerSpecError(
+                f"{name} has no setting {excerpt(key)}{_did_you_mean(key, settings)}its settings are: {', '.join(settings)}"
+            )
+        values[key] = _read(name, key, raw, kind)
     try:
-        player: Player = factory(seed=seed, **settings)
-    except TypeError as exc:
-        raise ValueError(f"bad settings for player {name!r}: {exc}") from None
+        player: Player = entry.factory(seed=seed, **values)
+    except CassinoError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise PlayerSpecError(f"bad settings for player {name!r}: {exc}") from None
     return player
 
 
@@ -108,7 +247,7 @@ def choose_code(player: Player, view: View) -> MoveCode:
         return choice.code
     if isinstance(choice, int) and not isinstance(choice, bool):
         return choice
-    raise TypeError(
+    raise PlayerChoiceError(
         f"player {getattr(player, 'name', player)!r} returned {choice!r}: choose(view) must return "
         "one of view.legal_moves() (a Move) or one of view.legal (its int code)"
     )

@@ -41,4 +41,4 @@ class GreedyPlayer:
         return self.rng.choice([c for c in view.legal if immediate_gain(view, c) == best])
 
 
-register("greedy", GreedyPlayer)
+register("greedy", GreedyPlayer, {})

@@ -129,4 +129,4 @@ class HeuristicPlayer:
         return self.rng.choice([c for r, c in rated if r >= best - _TIE])
 
 
-register("heuristic", HeuristicPlayer)
+register("heuristic", HeuristicPlayer, {"risk": float, "keep": float, "follow": float, "endgame": int, "trail": float})

@@ -89,4 +89,4 @@ class LearnedPlayer:
         return legal[best]
 
 
-register("learned", LearnedPlayer)
+register("learned", LearnedPlayer, {"weights": str})

@@ -15,6 +15,7 @@ Each level is a player spec (``LEVELS``), registered by its name, so ``make_play
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,7 +23,8 @@ from ..cards import RANK_MASKS, CardMask, cards_of
 from ..moves import CAPTURE, HIGHEST_VALUE, MoveCode, code_kind, code_table, code_value
 from ..state import Build
 from ..view import View
-from .base import Player, choose_code, make_player, parse_spec, register
+from .base import Player, choose_code, make_player, parse_spec, register, split_spec
+from .errors import PlayerSpecError
 from .evaluate import table_after
 from .heuristic import rate_moves
 
@@ -73,7 +75,7 @@ class FalliblePlayer:
         self, seed: int | None = None, base: str = "greedy", miss: float = 0.0, forget: float = 0.0, **settings: Any
     ) -> None:
         if ":" in str(base) or str(base) == self.name:
-            raise ValueError(f"base must be another player's name, got {base!r}; give its settings alongside")
+            raise PlayerSpecError(f"base must be another player's name, got {base!r}; give its settings alongside")
         self.base: Player = make_player(spec_of(str(base), settings), seed)
         self.miss = float(miss)
         self.forget = float(forget)
@@ -120,6 +122,12 @@ class Level:
     name: str
     description: str
     spec: str
+
+    def delegate(self, written: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+        """The player of the level's spec and its settings with ``written`` on top: whose settings
+        the level takes."""
+        name, own = split_spec(self.spec)
+        return name, {**own, **written}
 
     def make(self, seed: int | None = None, **settings: Any) -> Player:
         """The level's player; ``settings`` override those of its spec."""
@@ -170,6 +178,15 @@ def level_names() -> list[str]:
     return [level.name for level in LEVELS]
 
 
-register("fallible", FalliblePlayer)
+FALLIBLE_SETTINGS: dict[str, type[str] | type[float]] = {"base": str, "miss": float, "forget": float}
+"""``fallible``'s own settings; the others are its base player's."""
+
+
+def _fallible_base(written: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+    """``fallible``'s base player and the settings handed to it."""
+    return written.get("base", "greedy"), {k: v for k, v in written.items() if k not in FALLIBLE_SETTINGS}
+
+
+register("fallible", FalliblePlayer, FALLIBLE_SETTINGS, delegate=_fallible_base)
 for _level in LEVELS:
-    register(_level.name, _level.make)
+    register(_level.name, _level.make, {}, delegate=_level.delegate)

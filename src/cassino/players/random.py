@@ -22,4 +22,4 @@ class RandomPlayer:
         return self.rng.choice(view.legal)
 
 
-register("random", RandomPlayer)
+register("random", RandomPlayer, {})

@@ -18,12 +18,13 @@ from collections.abc import Callable
 from typing import Final
 
 from ..moves import BUILD, CAPTURE, MoveCode, code_cards, code_kind, code_table
+from ..native import checkpoint
 from ..state import State
 from ..view import View
 from .base import register
 from .evaluate import card_worth, mask_worth, passed_over
 from .heuristic import rate_moves
-from .solver import CAPTURE_FIRST, Bounds, Solver, SolverBudgetExceeded, probe, store
+from .solver import CAPTURE_FIRST, CHECK_NODES, Bounds, Solver, SolverBudgetExceeded, probe, store
 from .worlds import WorldSampler, sample_world
 
 UNBOUNDED: Final = 1e9
@@ -97,6 +98,8 @@ class DealSearch:
     def value(self, state: State, depth: int, alpha: float, beta: float, deal_end: int) -> float:
         """The best future gain for ``side`` within ``depth`` plies (the others playing against it)."""
         self.nodes += 1
+        if not self.nodes & CHECK_NODES:
+            checkpoint()
         if state.hand_over:
             return 0.0
         if depth == 0 or (state.stock_pos != deal_end and deal_end >= 0):
@@ -312,5 +315,23 @@ class CheaterPlayer(SearchPlayer):
         return self._sample(state.copy, candidates, side, worlds=1)
 
 
-register("search", SearchPlayer)
-register("cheater", CheaterPlayer)
+SETTINGS: Final[dict[str, type[int] | type[float]]] = {
+    "time": float,
+    "worlds": int,
+    "candidates": int,
+    "solve_below": int,
+    "max_nodes": int,
+    "depth": int,
+    "breadth": int,
+    "horizon": float,
+    "cross": int,
+    "prior": float,
+    "doubt": float,
+    "work": int,
+    "infer": float,
+    "floor": float,
+}
+"""The settings of ``search`` and ``cheater`` (``SearchPlayer``'s parameters) and their kinds."""
+
+register("search", SearchPlayer, SETTINGS)
+register("cheater", CheaterPlayer, SETTINGS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..moves import CAPTURE, MoveCode, code_kind, code_table
+from ..native import checkpoint
 from ..state import State
 from ..view import View
 
@@ -49,6 +50,9 @@ GAME_WON: Final = 1000
 INFINITY: Final = 10**9
 """Beyond any value a position can have (``GAME_WON`` plus a hand's points): alpha-beta's open
 window, as an int so values stay exact."""
+
+CHECK_NODES: Final = 1023
+"""Every 1024 positions a search lets Ctrl-C in (``native.checkpoint``), and other threads run."""
 
 CAPTURE_FIRST: Final = 64
 """A capture's head start in move ordering: more than the most table cards any move takes (52)."""
@@ -120,6 +124,8 @@ class Solver:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise SolverBudgetExceeded
+        if not self.nodes & CHECK_NODES:
+            checkpoint()
         if state.hand_over:
             return _value(state, side)
         key = (state.to_move, state.hands, state.loose, state.builds, state.captured, state.last_capturer,

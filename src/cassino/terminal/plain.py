@@ -38,6 +38,7 @@ from .table_text import (
     opponent_line,
     plural,
     review_lines,
+    save_lines,
     scores_line,
     seat_long_title,
     seat_title,
@@ -160,10 +161,16 @@ class PlainGame:
                 self.say(f"  {line}")
 
     def _abandon(self) -> None:
-        if self.session.save_dir is not None:
-            self.say(f"Game abandoned; record saved to {self.session.save()}.")
-        else:
+        if self.session.save_dir is None:
             self.say("Game abandoned.")
+            return
+        saved = self.session.save()
+        if saved is not None and self.session.save_problem is None:
+            self.say(f"Game abandoned; record saved to {saved}.")
+            return
+        self.say("Game abandoned.")
+        for line in save_lines(self.session):
+            self.say(line)
 
     def _show_turn(self) -> list[MoveCode]:
         """The position for the person to move, with the numbered legal moves (returned)."""

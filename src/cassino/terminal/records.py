@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,11 +27,26 @@ def record_text(game: Game, names: Sequence[str], started: _dt.datetime) -> str:
 
 def save_record(text: str, folder: Path, started: _dt.datetime, seed: int, previous: Path | None) -> Path:
     """Write a record into ``folder`` (created if need be), named for when the game started and its
-    seed, never over another game's record (``previous``, this game's own, is written again)."""
+    seed, never over another game's record (``previous``, this game's own, is written again).
+
+    The text goes to a temporary file that then takes the record's name, so a failure (a full disk)
+    never leaves half a record, nor spoils the one saved before; OSError says why."""
     folder.mkdir(parents=True, exist_ok=True)
     stamp = started.strftime("%Y%m%d-%H%M%S")
     path, n = folder / f"game-{stamp}-{seed}.txt", 2
     while path.exists() and previous != path:
         path, n = folder / f"game-{stamp}-{seed}-{n}.txt", n + 1
-    path.write_text(text)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
     return path
+
+
+def fallback_dir() -> Path:
+    """Where a record goes when its folder refuses it at the end of a game: the temporary folder."""
+    return Path(tempfile.gettempdir())

@@ -20,7 +20,7 @@ from ..state import State
 from ..table import Event, GameOver, HandEnded, Moved, NotNowError, Seat, Table
 from ..view import View
 from .coaching import SeatCoach
-from .records import default_save_dir, record_text, save_record
+from .records import default_save_dir, fallback_dir, record_text, save_record
 
 
 class Session:
@@ -48,6 +48,8 @@ class Session:
         self.table = Table(rules, seats, seed=self.seed, count_between_hands=False, coach_seed=lambda _: self.seed)
         self.rules, self.game = rules, self.table.game
         self.saved_path: Path | None = None
+        self.save_problem: str | None = None
+        """Why the record is not where it was asked to go (and where it went instead), if it is not."""
         self.started = _dt.datetime.now()
         self.lessons = lessons
         """Lessons are told as their ideas come up (the tutorial)."""
@@ -125,10 +127,24 @@ class Session:
         """The game's record so far."""
         return record_text(self.game, self.names, self.started)
 
-    def save(self) -> Path:
-        """Write the record into the save folder and return its path."""
+    def save(self) -> Path | None:
+        """Write the record into the save folder and return its path. Should the folder refuse it
+        (removed, or full, since the game began: the command line checked it before), the record
+        goes to the temporary folder instead, and ``save_problem`` says so; should that fail too,
+        None (``save_problem`` says why; the front end shows the record's text instead)."""
         text = self.record_text()
-        self.saved_path = save_record(
-            text, self.save_dir or default_save_dir(), self.started, self.seed, self.saved_path
-        )
+        folder = self.save_dir or default_save_dir()
+        try:
+            self.saved_path = save_record(text, folder, self.started, self.seed, self.saved_path)
+            self.save_problem = None
+            return self.saved_path
+        except OSError as exc:
+            why = f"the record could not be saved in {folder} ({exc.strerror or exc})"
+        try:
+            self.saved_path = save_record(text, fallback_dir(), self.started, self.seed, None)
+        except OSError as exc:
+            self.saved_path = None
+            self.save_problem = f"{why}, nor in {fallback_dir()} ({exc.strerror or exc})"
+            return None
+        self.save_problem = f"{why}: it is in {self.saved_path} instead"
         return self.saved_path

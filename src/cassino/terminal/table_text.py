@@ -242,9 +242,21 @@ def game_summary(session: Session, me: int) -> list[str]:
     lines.append(f"Final score: {scores_line(session, me, game.scores)}")
     winner = side_title(session, game.winner, me)
     lines.append(f"{winner} win!" if game.winner == session.rules.side_of(me) else f"Winner: {winner}.")
+    return lines + save_lines(session)
+
+
+def save_lines(session: Session) -> list[str]:
+    """Where the record went: its path; why it is not where it was asked to go, when it is not; and,
+    when it could be saved nowhere, the record itself, so that the game is not lost."""
+    lines = []
+    if session.save_problem is not None:
+        lines.append(session.save_problem[:1].upper() + session.save_problem[1:] + ".")
     if session.saved_path is not None:
         lines.append(f"Record saved to {session.saved_path}")
         lines.append(f"(replay it with: cassino replay {session.saved_path})")
+    elif session.save_problem is not None:
+        lines.append("The record follows (save it as a file to replay it):")
+        lines += session.record_text().splitlines()
     return lines
 
 

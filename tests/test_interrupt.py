@@ -1,0 +1,143 @@
+"""Ctrl-C stops a long count at once, compiled engine or pure: status 130 within a second, nothing
+half written, and a line of progress on standard error only when it is a terminal.
+
+The compiled engine answers no signal by itself (only the interpreter runs a signal's handler):
+its long loops call ``native.checkpoint`` now and then. Each test runs ``cassino perft`` at depth
+20 on a start position, a count that would take years, and interrupts it once it is counting.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import cassino
+from cassino.game import Game
+from cassino.notation import position_to_json
+
+START = json.dumps(position_to_json(Game(seed=1).state))
+"""The start of a hand: perft 20 from here never ends."""
+
+SCRIPT = Path(sys.executable).parent / "cassino"
+COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "cassino.cli"]
+PERFT = [*COMMAND, "perft", START, "20"]
+
+ANSWER = 1.0
+"""The most seconds from Ctrl-C to the end of the process."""
+
+
+def _compiled_available() -> bool:
+    """Whether a process without ``CASSINO_PURE`` runs the compiled engine here."""
+    env = {k: v for k, v in os.environ.items() if k != "CASSINO_PURE"}
+    done = subprocess.run(
+        [sys.executable, "-c", "import cassino; print(cassino.COMPILED)"], env=env, capture_output=True, text=True
+    )
+    return done.stdout.strip() == "True"
+
+
+def engine_env(engine: str) -> dict[str, str]:
+    """The environment of a ``cassino`` process running ``engine``; the compiled one is skipped
+    where it was not built, except in CI's main run (CASSINO_CI=1 without CASSINO_PURE), which
+    must have it."""
+    env = {k: v for k, v in os.environ.items() if k != "CASSINO_PURE"}
+    if engine == "pure":
+        return {**env, "CASSINO_PURE": "1"}
+    if not (cassino.COMPILED or _compiled_available()):
+        if os.environ.get("CASSINO_CI") == "1" and os.environ.get("CASSINO_PURE") != "1":
+            pytest.fail("CASSINO_CI=1 runs the compiled engine, but it is not built here")
+        pytest.skip("the engine is not compiled here")
+    return env
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The processor time a process has used, from /proc (None where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_until_counting(proc: subprocess.Popen[bytes], cpu: float = 1.0, limit: float = 30.0) -> None:
+    """Return once ``proc`` has computed for ``cpu`` seconds of processor time (its start takes a
+    fraction of that), or after two seconds where /proc cannot tell."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        used = _cpu_seconds(proc.pid)
+        if used is None:
+            time.sleep(2.0)
+            return
+        if used >= cpu:
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    pytest.fail(f"perft did not start counting within {limit} s")
+
+
+def interrupt(proc: subprocess.Popen[bytes]) -> float:
+    """Send Ctrl-C's signal and return how many seconds the process took to end."""
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail("Ctrl-C did not stop the count within 30 s")
+    return time.monotonic() - sent
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX signal")
+@pytest.mark.parametrize("divide", [False, True], ids=["total", "divide"])
+@pytest.mark.parametrize("engine", ["compiled", "pure"])
+def test_ctrl_c_stops_a_deep_perft_at_once(engine: str, divide: bool) -> None:
+    """Piped, as a script runs it: status 130 within a second, no output, no progress line."""
+    proc = subprocess.Popen(
+        [*PERFT, *(["--divide"] if divide else [])],
+        env=engine_env(engine),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    wait_until_counting(proc)
+    took = interrupt(proc)
+    out, err = proc.communicate()
+    assert (proc.returncode, out, err) == (130, b"", b"")
+    assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="a terminal")
+@pytest.mark.parametrize("engine", ["compiled", "pure"])
+def test_a_terminal_sees_the_count_going_and_ctrl_c_stop_it(engine: str) -> None:
+    """Standard error a terminal: a progress line of the first moves counted, taken away when
+    Ctrl-C stops the count (status 130 within a second); standard output still empty."""
+    leader, follower = os.openpty()
+    proc = subprocess.Popen(
+        PERFT, env=engine_env(engine), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower
+    )
+    os.close(follower)
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"first moves" not in seen and time.monotonic() < deadline:
+        if select.select([leader], [], [], 0.1)[0]:
+            seen += os.read(leader, 4096)
+    assert seen.startswith(b"\rperft 20: 0 of ") and b" first moves" in seen, seen
+    took = interrupt(proc)
+    try:
+        while select.select([leader], [], [], 0.2)[0]:
+            seen += os.read(leader, 4096)
+    except OSError:  # the terminal closes with the process
+        pass
+    os.close(leader)
+    out, _ = proc.communicate()
+    assert (proc.returncode, out) == (130, b"")
+    assert seen.endswith(b"\r\x1b[K"), seen  # the line taken away
+    assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"
