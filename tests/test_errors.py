@@ -154,6 +154,14 @@ def _move_attribute(name: str) -> Call:
     return lambda d: getattr(Move(d(st.integers(0, 2**64))), name)
 
 
+def _mutated_line(line: str) -> st.SearchStrategy[str]:
+    """A one-line position with one of its fields (space-separated) replaced by drawn text."""
+    fields = line.split(" ")
+    return st.tuples(st.integers(0, len(fields) - 1), st.text(max_size=12)).map(
+        lambda pair: " ".join(pair[1] if i == pair[0] else f for i, f in enumerate(fields))
+    )
+
+
 def _drained(items: object) -> object:
     """A few items of an iterator, so that a generator's failures come out too."""
     return list(itertools.islice(items, 50)) if hasattr(items, "__next__") else items
@@ -174,6 +182,10 @@ CALLS: dict[str, Call] = {
         d(st.one_of(json_values, st.builds(lambda s: position_to_json(s), positions()).flatmap(_mutated)))
     ),
     "position_to_json": lambda d: cassino.position_to_json(_state(d)),
+    "position_to_line": lambda d: cassino.position_to_line(_state(d)),
+    "position_from_line": lambda d: cassino.position_from_line(
+        d(st.one_of(st.text(max_size=40), st.builds(cassino.position_to_line, positions()).flatmap(_mutated_line)))
+    ),
     "view_of": lambda d: view_of(
         _state(d), d(ints), d(st.none() | st.lists(st.tuples(ints, ints), max_size=3).map(tuple))
     ),
@@ -207,6 +219,9 @@ CALLS: dict[str, Call] = {
     "State.play": lambda d: (s := _state(d)).play(d(anything(s))),
     "State.pop": lambda d: _times(_state(d).pop, d(st.integers(1, 60))),
     "State.copy": lambda d: _state(d).copy(),
+    "State.new": lambda d: State.new(
+        d(st.sampled_from([Rules(), make_rules("royal", players=3)])), d(ints), d(st.integers(-3, 5))
+    ),
     "State.root": lambda d: _state(d).root(),
     "State.history": lambda d: _state(d).history(),
     "State.movers": lambda d: _state(d).movers(),
@@ -228,6 +243,16 @@ CALLS: dict[str, Call] = {
     "Move": lambda d: str(Move(d(codes))),
     "Move.from_code": lambda d: str(Move.from_code(d(codes))),
     "Move.parse": lambda d: str(Move.parse(d(move_texts))),
+    "Move.parse_words": lambda d: str(
+        Move.parse_words(
+            d(st.one_of(move_texts, st.text(max_size=30))),
+            _state(d),
+            lang=d(st.sampled_from([None, "en", "de", "id", "xx"])),
+        )
+    ),
+    "Move.describe": lambda d: Move(d(codes)).describe(
+        d(st.one_of(st.none(), positions())), d(st.sampled_from(["en", "de", "id", "xx", ""]))
+    ),
     "Move.trail": lambda d: str(Move.trail(d(ints))),
     "Move.capture": lambda d: str(Move.capture(d(ints), d(ints), d(ints))),
     "Move.build": lambda d: str(Move.build(d(ints), d(ints), d(ints))),

@@ -86,7 +86,7 @@ def test_state_new_is_a_fresh_hand_with_the_dealer_default_zero() -> None:
 
 
 def test_state_new_refuses_a_dealer_out_of_range() -> None:
-    with pytest.raises(ValueError, match="dealer seat 2 is out of range for 2 players"):
+    with pytest.raises(ValueError, match=r"^dealer seat 2 is out of range: the seats are 0\.\.1 for 2 players$"):
         State.new(make_rules("classic"), 1, 2)
 
 
