@@ -141,3 +141,58 @@ def test_a_terminal_sees_the_count_going_and_ctrl_c_stop_it(engine: str) -> None
     assert (proc.returncode, out) == (130, b"")
     assert seen.endswith(b"\r\x1b[K"), seen  # the line taken away
     assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux's /proc; empty where it cannot tell)."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's /proc, to see the worker processes")
+@pytest.mark.parametrize("group", [False, True], ids=["kill-INT", "terminal"])
+@pytest.mark.parametrize("engine", ["compiled", "pure"])
+def test_ctrl_c_stops_an_arena_and_its_workers(engine: str, group: bool) -> None:
+    """Search players in two worker processes: Ctrl-C at a terminal (the whole process group) or
+    ``kill -INT`` (this process alone) ends the arena with status 130 and one line within a second,
+    and no worker is left playing (the pool used to wait for every game under way)."""
+    proc = subprocess.Popen(
+        [*COMMAND, "arena", "search", "master", "-n", "200", "-q", "--workers", "2", "--executor", "process"],
+        env=engine_env(engine),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while len(_children(proc.pid)) < 3 and time.monotonic() < deadline:  # two workers and their tracker
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.1)
+    workers = _children(proc.pid)
+    time.sleep(1.0)  # the games under way
+    sent = time.monotonic()
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("Ctrl-C did not stop the arena within 30 s")
+    took = time.monotonic() - sent
+    assert (proc.returncode, out, err) == (130, b"", b"cassino arena: interrupted\n")
+    assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"
+    time.sleep(0.5)
+    assert [w for w in workers if Path(f"/proc/{w}").exists() and "Z" not in _state(w)] == []
+
+
+def _state(pid: int) -> str:
+    """A process's state letter from /proc (Z: ended, not yet reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
