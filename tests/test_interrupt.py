@@ -196,3 +196,31 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+HUGE_LIST = """
+import sys
+from cassino.notation import position_from_json
+table = [r + s for r in "A23456" for s in "cdhs"] + ["7c", "7d"]
+hands = [["7h", "8c", "9c", "Tc"], ["Qs", "Kd", "Kh", "Ks"]]
+rest = [r + s for r in "A23456789TJQK" for s in "cdhs" if r + s not in table + hands[0] + hands[1]]
+state = position_from_json({"table": table, "hands": hands, "captured": [rest, []], "to_move": 0})
+print("listing", flush=True)
+state.legal_codes()
+"""
+"""Lists the moves of 26 small cards on the table: 51,588,853 moves, ten seconds compiled."""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX signal")
+@pytest.mark.parametrize("engine", ["compiled", "pure"])
+def test_ctrl_c_stops_the_listing_of_a_huge_table(engine: str) -> None:
+    """``legal_codes`` on a table of millions of moves lets Ctrl-C in as it goes."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HUGE_LIST], env=engine_env(engine), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == b"listing\n"
+    time.sleep(1.0)
+    took = interrupt(proc)
+    _, err = proc.communicate()
+    assert proc.returncode != 0 and err.rstrip().endswith(b"KeyboardInterrupt"), err[-300:]
+    assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"
