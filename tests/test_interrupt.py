@@ -147,3 +147,86 @@ def test_a_terminal_sees_the_count_going_and_ctrl_c_stop_it(engine: str) -> None
     assert (proc.returncode, out) == (130, b"")
     assert seen.endswith(b"\r\x1b[K"), bytes(seen)  # the line taken away
     assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux's /proc; empty where it cannot tell)."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux's /proc, to see the worker processes")
+@pytest.mark.parametrize("group", [False, True], ids=["kill-INT", "terminal"])
+@pytest.mark.parametrize("engine", ["compiled", "pure"])
+def test_ctrl_c_stops_an_arena_and_its_workers(engine: str, group: bool) -> None:
+    """Search players in two worker processes: Ctrl-C at a terminal (the whole process group) or
+    ``kill -INT`` (this process alone) ends the arena with status 130 and one line within a second,
+    and no worker is left playing (the pool used to wait for every game under way)."""
+    proc = subprocess.Popen(
+        [*COMMAND, "arena", "search", "master", "-n", "200", "-q", "--workers", "2", "--executor", "process"],
+        env=engine_env(engine),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while len(_children(proc.pid)) < 3 and time.monotonic() < deadline:  # two workers and their tracker
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.1)
+    workers = _children(proc.pid)
+    time.sleep(1.0)  # the games under way
+    sent = time.monotonic()
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("Ctrl-C did not stop the arena within 30 s")
+    took = time.monotonic() - sent
+    assert (proc.returncode, out, err) == (130, b"", b"cassino arena: interrupted\n")
+    assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"
+    time.sleep(0.5)
+    assert [w for w in workers if Path(f"/proc/{w}").exists() and "Z" not in _state(w)] == []
+
+
+def _state(pid: int) -> str:
+    """A process's state letter from /proc (Z: ended, not yet reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
+HUGE_LIST = """
+import sys
+from cassino.notation import position_from_json
+table = [r + s for r in "A23456" for s in "cdhs"] + ["7c", "7d"]
+hands = [["7h", "8c", "9c", "Tc"], ["Qs", "Kd", "Kh", "Ks"]]
+rest = [r + s for r in "A23456789TJQK" for s in "cdhs" if r + s not in table + hands[0] + hands[1]]
+state = position_from_json({"table": table, "hands": hands, "captured": [rest, []], "to_move": 0})
+print("listing", flush=True)
+state.legal_codes()
+"""
+"""Lists the moves of 26 small cards on the table: 51,588,853 moves, ten seconds compiled."""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX signal")
+@pytest.mark.parametrize("engine", ["compiled", "pure"])
+def test_ctrl_c_stops_the_listing_of_a_huge_table(engine: str) -> None:
+    """``legal_codes`` on a table of millions of moves lets Ctrl-C in as it goes."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HUGE_LIST], env=engine_env(engine), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == b"listing\n"
+    time.sleep(1.0)
+    took = interrupt(proc)
+    _, err = proc.communicate()
+    assert proc.returncode != 0 and err.rstrip().endswith(b"KeyboardInterrupt"), err[-300:]
+    assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"

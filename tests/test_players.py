@@ -3,16 +3,27 @@ sampled worlds' constraints, and every player only ever plays legal moves."""
 
 from __future__ import annotations
 
+import ast
 import random
 
 import pytest
 
+from cassino import native
 from cassino.arena.match import play_game
 from cassino.cards import ACES_MASK, RANK_MASKS, cards_of, mask_of, parse_card
 from cassino.game import Game
 from cassino.moves import MoveCode, parse_code
-from cassino.players import make_player, player_names
-from cassino.players.base import decide, parse_spec
+from cassino.players import (
+    FalliblePlayer,
+    GreedyPlayer,
+    HeuristicPlayer,
+    LearnedPlayer,
+    RandomPlayer,
+    make_player,
+    player_names,
+    register,
+)
+from cassino.players.base import _REGISTRY, decide, parse_spec
 from cassino.players.errors import PlayerSpecError
 from cassino.players.evaluate import deal_moves, passed_over
 from cassino.players.search import SearchPlayer
@@ -360,3 +371,68 @@ def test_world_sampler_keeps_worlds_consistent_and_repeats_by_seed() -> None:
             assert world.hands == second().hands
             drawn += 1
     assert drawn >= 40
+
+
+def _init_parameters(cls: type) -> dict[str, str]:
+    """The parameters of a class's ``__init__`` but ``self`` and ``seed``, with their annotations,
+    read from its source (a compiled class keeps no annotations)."""
+    source = native.source_of(cls.__module__.removeprefix("cassino."))
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            init = next(f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__")
+            return {
+                a.arg: ast.unparse(a.annotation) if a.annotation else ""
+                for a in init.args.args + init.args.kwonlyargs
+                if a.arg not in ("self", "seed")
+            }
+    raise AssertionError(f"{cls.__name__} not found in {source}")
+
+
+@pytest.mark.parametrize(
+    ("name", "cls", "not_settings"),
+    [
+        ("random", RandomPlayer, set()),
+        ("greedy", GreedyPlayer, set()),
+        ("heuristic", HeuristicPlayer, set()),
+        ("search", SearchPlayer, set()),
+        ("learned", LearnedPlayer, {"network"}),
+        ("fallible", FalliblePlayer, set()),
+    ],
+)
+def test_declared_settings_are_the_players_parameters(name: str, cls: type, not_settings: set[str]) -> None:
+    """What ``register`` declares is each player's ``__init__``, kind for kind (``network`` is an
+    object, not something a spec can write)."""
+    kinds = {"int": int, "float": float, "str": str, "int | None": int, "bool": bool}
+    declared = dict(_REGISTRY[name].settings or {})
+    parameters = {p: kinds[a] for p, a in _init_parameters(cls).items() if p not in not_settings}
+    assert declared == parameters
+
+
+def test_a_player_of_your_own_gets_its_settings_from_its_signature() -> None:
+    """Registered without settings, a player's are read from its signature's defaults; one that takes
+    ``**settings`` takes anything, numbers read as numbers."""
+
+    class Mine:
+        name = "mine"
+
+        def __init__(self, seed: int | None = None, depth: int = 3, bold: bool = False) -> None:
+            self.depth, self.bold = depth, bold
+
+        def choose(self, view: object) -> int:
+            return 0
+
+    register("mine", Mine)
+    register("anything", lambda seed=None, **settings: settings)
+    try:
+        player = make_player("mine:depth=5,bold=yes", 1)
+        assert (player.depth, player.bold) == (5, True)  # type: ignore[attr-defined]
+        with pytest.raises(
+            PlayerSpecError, match=r"^mine has no setting 'dpth'; did you mean 'depth'\? its settings are: depth, bold$"
+        ):
+            make_player("mine:dpth=5")
+        with pytest.raises(PlayerSpecError, match=r"^mine:depth must be a whole number, got '5\.5'$"):
+            make_player("mine:depth=5.5")
+        assert make_player("anything:x=1,y=0.5,z=deep") == {"x": 1, "y": 0.5, "z": "deep"}  # type: ignore[comparison-overlap]
+    finally:
+        _REGISTRY.pop("mine")
+        _REGISTRY.pop("anything")

@@ -51,6 +51,7 @@ from .moves import (
     code_table,
     format_code,
 )
+from .native import checkpoint
 from .partition import (
     Answers,
     CardSets,
@@ -69,6 +70,9 @@ Family: TypeAlias = "tuple[MoveCode, CardSets, tuple[CardMask, ...]]"
 
 HEAD_MASK: Final = (1 << TABLE_SHIFT) - 1
 """The bits of a move code below its table cards: kind, card and value, a family's ``head``."""
+
+LAZY_CHECK: Final = 0xFFFF
+"""``generate`` lets Ctrl-C in every 65536 moves of a table's lazy sets (``native.checkpoint``)."""
 
 
 def _family_size(sets: CardSets, parts: tuple[CardMask, ...]) -> int:
@@ -154,8 +158,16 @@ class Coded(Sink):
                 else:
                     out += [head | s << TABLE_SHIFT for s in sets if s]
             return
+        # Lazy sets: a table of millions of moves. Ctrl-C is let in every 65536 moves (each list
+        # would take seconds without a Python call: native.checkpoint).
+        made = 0
         for p in parts:
-            out += [head | (s | p) << TABLE_SHIFT for s in sets if s | p]
+            for s in sets:
+                if s | p:
+                    out.append(head | (s | p) << TABLE_SHIFT)
+                made += 1
+                if not made & LAZY_CHECK:
+                    checkpoint()
 
     def trail(self, code: MoveCode) -> None:
         self.trails.append(code)

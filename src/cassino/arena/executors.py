@@ -111,8 +111,25 @@ class ProcessExecutor(_Closing):
         try:
             futures: dict[Future[list[GameResult]], int] = {pool.submit(play_chunk, c): i for i, c in enumerate(chunks)}
             yield from in_order(_completed(futures), on_done)
+        except KeyboardInterrupt:
+            stop_workers(pool)  # Ctrl-C: the games under way are not waited for
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now, their games unfinished: after Ctrl-C the pool's shutdown
+    would otherwise wait for every game under way (minutes, for a search), when the signal reached
+    this process alone (``kill -INT``). ``terminate_workers`` from Python 3.14; the pool's own
+    processes before it."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
 
 
 def _completed(futures: dict[Future[list[GameResult]], int]) -> Iterator[tuple[int, list[GameResult]]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import tempfile
@@ -29,20 +30,20 @@ def save_record(text: str, folder: Path, started: _dt.datetime, seed: int, previ
     """Write a record into ``folder`` (created if need be), named for when the game started and its
     seed, never over another game's record (``previous``, this game's own, is written again).
 
-    The text goes to a temporary file that then takes the record's name, so a failure (a full disk)
-    never leaves half a record, nor spoils the one saved before; OSError says why."""
+    The text goes to a hidden file beside it that then takes the record's name, so a failure (a full
+    disk) never leaves half a record, nor spoils the one saved before; OSError says why."""
     folder.mkdir(parents=True, exist_ok=True)
     stamp = started.strftime("%Y%m%d-%H%M%S")
     path, n = folder / f"game-{stamp}-{seed}.txt", 2
     while path.exists() and previous != path:
         path, n = folder / f"game-{stamp}-{seed}-{n}.txt", n + 1
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    partial = folder / f".{path.name}.part"
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
         raise
     return path
 
