@@ -325,7 +325,7 @@ def assert_names_the_choices(err: str, command: str, spec: str) -> None:
 @FUZZ
 @given(bad_specs)
 def test_a_bad_opponent_is_refused_with_the_choices(capsys: pytest.CaptureFixture[str], spec: str) -> None:
-    status, out, err = run(capsys, "play", "--plain", "--no-save", "--opponent", spec)
+    status, out, err = run(capsys, "play", "--plain", "--no-save", f"--opponent={spec}")
     assert (status, out) == (2, "")
     assert_names_the_choices(err, "play", spec)
 
@@ -336,7 +336,8 @@ def test_a_bad_arena_entrant_is_refused_with_the_choices(
     capsys: pytest.CaptureFixture[str], spec: str, first: bool
 ) -> None:
     entrants = [spec, "random"] if first else ["random", spec]
-    status, out, err = run(capsys, "arena", *entrants, "-n", "1", "--executor", "inprocess", "--quiet")
+    # After --, a spec that begins with - is an entrant, not an option.
+    status, out, err = run(capsys, "arena", "-n", "1", "--executor", "inprocess", "--quiet", "--", *entrants)
     assert (status, out) == (2, "")
     assert_names_the_choices(err, "arena", spec)
 

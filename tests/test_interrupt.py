@@ -230,3 +230,51 @@ def test_ctrl_c_stops_the_listing_of_a_huge_table(engine: str) -> None:
     _, err = proc.communicate()
     assert proc.returncode != 0 and err.rstrip().endswith(b"KeyboardInterrupt"), err[-300:]
     assert took < ANSWER, f"{took:.2f} s from Ctrl-C to the end"
+
+
+COLD_INTERRUPTS = """
+import json, random, signal, sys
+from cassino import Game, checks, partition
+from cassino.notation import position_to_json, read_position_text
+from cassino.perft import perft
+
+class Stop(Exception):
+    pass
+
+def stop(signum, frame):
+    raise Stop
+
+signal.signal(signal.SIGALRM, stop)
+rng = random.Random(int(sys.argv[1]))
+texts = [json.dumps(position_to_json(Game(seed=s).state)) for s in range(1, 30)]
+for trial in range(int(sys.argv[2])):
+    for cache in (partition._COUNTS, partition._GROUPS, partition._PLANS, partition.TABLES_CACHE, partition._SEEN, checks._TARGETS):
+        cache.clear()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, rng.uniform(0.000001, 0.003))
+        perft(read_position_text(texts[trial % len(texts)]), 20)
+    except Stop:
+        pass
+print("every interrupt came out as the handler's exception")
+"""
+"""Perft interrupted at random early moments, every cache of the engine emptied each time."""
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="a POSIX interval timer")
+@pytest.mark.parametrize("engine", ["compiled", "pure"])
+def test_an_interrupt_in_the_compiled_engine_never_aborts_the_process(engine: str) -> None:
+    """A signal's handler may run inside any int multiplication of CPython's (it checks for signals
+    between the digits of big ints), and a compiled multiplication read that exception as running
+    out of memory: ``fatal: out of memory``, the process aborted, one Ctrl-C in fifteen. The engine
+    multiplies big ints through a call now (``partition.multiply``), which passes it on."""
+    done = subprocess.run(
+        [sys.executable, "-c", COLD_INTERRUPTS, "7", "600"],
+        env=engine_env(engine),
+        capture_output=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        b"every interrupt came out as the handler's exception\n",
+        b"",
+    )

@@ -73,7 +73,9 @@ def _walk(code: CodeType, docs: dict[str, str]) -> None:
         if not isinstance(inner, CodeType):
             continue
         consts = inner.co_consts
-        if inner.co_flags & _FUNCTION_FLAGS == _FUNCTION_FLAGS:
+        if inner.co_name.startswith("<"):  # a comprehension or lambda: no docstring, whatever its first constant
+            pass
+        elif inner.co_flags & _FUNCTION_FLAGS == _FUNCTION_FLAGS:
             flagged = sys.version_info < (3, 14) or inner.co_flags & _HAS_DOCSTRING
             if flagged and consts and isinstance(consts[0], str):
                 docs[inner.co_qualname] = consts[0]

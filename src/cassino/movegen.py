@@ -56,6 +56,7 @@ from .partition import (
     Answers,
     CardSets,
     LazyCardSets,
+    multiply,
     starts_empty,
     table_answer,
     table_sets,
@@ -80,7 +81,7 @@ def _family_size(sets: CardSets, parts: tuple[CardMask, ...]) -> int:
     n = len(sets)
     if not n or not parts:
         return 0
-    return n * len(parts) - (parts[0] == 0 and starts_empty(sets))
+    return multiply(n, len(parts)) - (parts[0] == 0 and starts_empty(sets))
 
 
 def _any_move(fams: Iterable[Family]) -> bool:

@@ -13,6 +13,7 @@ popcount of each of its four-bit rank fields (``vector_of``): no loop over cards
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from itertools import chain, combinations, product
 from typing import Final, TypeAlias, TypeVar
@@ -97,6 +98,23 @@ def _counts(vector: ValueVector) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+BIG: Final = 1 << 30
+"""From here on CPython multiplies ints digit by digit (30 bits each), checking for signals."""
+
+
+def multiply(a: int, b: int) -> int:
+    """``a * b`` for a small ``b``, made by a call to ``operator.mul`` once ``a`` is a big int.
+
+    CPython checks for signals while it multiplies ints of two digits and more, so a Ctrl-C may
+    surface inside a multiplication; a compiled multiplication reads any failure as running out of
+    memory and aborts the process ("fatal: out of memory"), where a call passes the
+    ``KeyboardInterrupt`` on. Below ``BIG`` the product is made directly, checking nothing."""
+    if a < BIG:
+        return a * b
+    made: int = operator.mul(a, b)
+    return made
+
+
 def total(vector: ValueVector) -> int:
     """The sum of the values of a vector's cards."""
     out = 0
@@ -140,7 +158,8 @@ def _walk_groups(
         return
     v, k = pairs[i]
     for take in range(min(k, remaining // v), -1, -1):
-        _walk_groups(pairs, i - 1, remaining - take * v, acc + take * UNIT[v], out)
+        # A shift, not take * UNIT[v]: no multiplication of big ints (see ``multiply``).
+        _walk_groups(pairs, i - 1, remaining - take * v, acc + (take << FIELD_BITS * (v - 1)), out)
 
 
 def splittable(available: ValueVector, value: int, extra: int, maximal: bool) -> tuple[ValueVector, ...]:
@@ -248,7 +267,7 @@ def _expansion_size(loose: CardMask, vec: ValueVector) -> int:
     """How many card sets ``_expand`` gives, without making them."""
     n = 1
     for v, k in counts(vec):
-        n *= len(_CHOICES[(loose >> (FIELD_BITS * (v - 1))) & FIELD_MASK][k])
+        n = multiply(n, len(_CHOICES[(loose >> (FIELD_BITS * (v - 1))) & FIELD_MASK][k]))
     return n
 
 

@@ -53,9 +53,9 @@ class StatusLine:
             return
         self._last = now
         width = shutil.get_terminal_size().columns - 1
+        self._shown = True  # first: Ctrl-C may come in the middle of the write, and clear must follow
         self.stream.write("\r" + text[:width] + "\x1b[K")
         self.stream.flush()
-        self._shown = True
 
     def clear(self) -> None:
         """Take the line away, leaving the cursor where it began."""
