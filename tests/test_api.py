@@ -38,13 +38,14 @@ ENGINE_ERRORS = frozenset(
         "ArgumentError",
         "SeatError",
         "DeckError",
+        "GameOverError",
     }
 )
 """The errors ``cassino`` exports: the engine's, defined in ``cassino/errors.py``."""
 
 ERRORS_BY_MODULE = {
     "cassino.errors": ENGINE_ERRORS,
-    "cassino.players.errors": {"WeightsError", "PlayerSpecError", "PlayerChoiceError"},
+    "cassino.players.errors": {"WeightsError", "PlayerSpecError", "PlayerChoiceError", "PlayerFaultError"},
     "cassino.rl.errors": {"ActionError"},
     "cassino.table.errors": {
         "TableError",

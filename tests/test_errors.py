@@ -204,6 +204,7 @@ CALLS: dict[str, Call] = {
     "Game.winner": lambda d: _game(d).winner,
     "Game.scores": lambda d: _game(d).scores,
     "Game.hand_results": lambda d: _game(d).hand_results,
+    "Game.forfeit": lambda d: _game(d).forfeit(d(ints), d(st.text(max_size=20))),
     # State
     "State.new_hand": lambda d: State.new_hand(
         d(st.sampled_from([Rules(), make_rules(players=4, partnerships=True)])),
@@ -295,6 +296,7 @@ EXEMPT = {
     "Game.push": "State.push for a game: unchecked by design, as State.push",
     "View": "a record made by view_of (tried above), holding what it is given",
     "HandScore": "a record made by the count, holding what it is given",
+    "Forfeit": "a record made by Game.forfeit (tried above), holding what it is given",
     "Build": "a named tuple: a plain value, whatever it holds",
 }
 """Public callables not tried with bad arguments, and why."""

@@ -15,6 +15,7 @@ from .errors import (
     CardError,
     CassinoError,
     DeckError,
+    GameOverError,
     IllegalMoveError,
     MoveError,
     MoveTypeError,
@@ -25,7 +26,7 @@ from .errors import (
     SeatError,
     UndoError,
 )
-from .game import Game
+from .game import Forfeit, Game
 from .moves import Move
 from .notation import position_from_json, position_from_line, position_to_json, position_to_line
 from .perft import perft
@@ -46,7 +47,9 @@ __all__ = [
     "CardMask",
     "CassinoError",
     "DeckError",
+    "Forfeit",
     "Game",
+    "GameOverError",
     "HandScore",
     "IllegalMoveError",
     "Move",

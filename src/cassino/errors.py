@@ -68,6 +68,10 @@ class NextHandError(CassinoError):
     """No next hand to deal: the hand in play is not over, or the game is won."""
 
 
+class GameOverError(CassinoError):
+    """A command for a game that is over (a forfeit after its end)."""
+
+
 class ArgumentError(CassinoError):
     """An argument outside what an engine function takes (a negative depth or count, a score per
     side of the wrong length): the message names the argument and what it takes."""
@@ -86,6 +90,7 @@ __all__ = [
     "CardError",
     "CassinoError",
     "DeckError",
+    "GameOverError",
     "IllegalMoveError",
     "MoveError",
     "MoveTypeError",

@@ -4,14 +4,35 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from .cards import Card, shuffled_deck
-from .errors import DeckError, UndoError
+from .errors import DeckError, GameOverError, IllegalMoveError, SeatError, UndoError
 from .moves import Move, MoveCode
 from .rules import Rules
 from .scoring import HandScore
 from .state import MoveLike, State
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A game ended by a seat that could not go on (a program that hung, crashed or answered no
+    legal move): its side lost, ``winner`` won, and ``reason`` says why in one line."""
+
+    seat: int
+    winner: int
+    reason: str
+
+
+def forfeit_winner(rules: Rules, scores: Sequence[int], seat: int) -> int:
+    """The side that wins when ``seat`` forfeits: the other side of two; of three or four, the other
+    side with the most points, a tie going to the side that plays first after ``seat``."""
+    loser = rules.side_of(seat)
+    order = [rules.side_of((seat + k) % rules.players) for k in range(1, rules.players)]
+    others = [side for side in dict.fromkeys(order) if side != loser]
+    return max(others, key=lambda side: (scores[side], -others.index(side)))
+
 
 DeckSource: TypeAlias = Callable[[], Sequence[Card]]
 """Where a game's decks come from once the given ones are dealt: called once per new hand."""
@@ -51,6 +72,8 @@ class Game:
         self._upcoming: list[list[Card]] = [list(d) for d in reversed(decks or [])]
         self.decks: list[list[Card]] = []
         self.hands: list[State] = []
+        self.forfeited: Forfeit | None = None
+        """Set when a seat forfeited (``forfeit``): the game is over though no side reached the target."""
         deck = self._next_deck()
         self._keep(deck, State.new_hand(self.rules, deck, dealer, (0,) * self.rules.sides))
 
@@ -80,13 +103,13 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """True once a side has won."""
-        return self.state.winner >= 0
+        """True once a side has won (or a seat forfeited)."""
+        return self.forfeited is not None or self.state.winner >= 0
 
     @property
     def winner(self) -> int:
         """The winning side, or -1 while the game goes on."""
-        return self.state.winner
+        return self.forfeited.winner if self.forfeited is not None else self.state.winner
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -109,6 +132,8 @@ class Game:
         An illegal move raises IllegalMoveError (an unreadable line MoveError, another type
         TypeError) and changes nothing.
         """
+        if self.forfeited is not None:
+            raise IllegalMoveError(str(move), f"the game is over: seat {self.forfeited.seat} forfeited it")
         self.state.play(move)
         self._advance()
 
@@ -134,6 +159,8 @@ class Game:
     def undo(self) -> MoveCode:
         """Take back the last move, across the start of a hand if need be (UndoError before the
         first move of the game)."""
+        if self.forfeited is not None:
+            raise UndoError(f"seat {self.forfeited.seat} forfeited the game: its moves can no longer be taken back")
         state = self.state
         if state.moves_played == 0:
             if len(self.hands) == 1:
@@ -142,6 +169,16 @@ class Game:
             self._upcoming.append(self.decks.pop())
             state = self.state
         return state.pop()
+
+    def forfeit(self, seat: int, reason: str) -> Forfeit:
+        """End the game now because ``seat`` cannot go on (its program hung, crashed or answered no
+        legal move): its side loses (``forfeit_winner`` says who wins). The moves stay as played."""
+        if not 0 <= seat < self.rules.players:
+            raise SeatError(f"seat {seat} is out of range: the seats are 0..{self.rules.players - 1}")
+        if self.over:
+            raise GameOverError("the game is already over: nobody can forfeit it")
+        self.forfeited = Forfeit(seat, forfeit_winner(self.rules, self.scores, seat), reason)
+        return self.forfeited
 
     def moves(self) -> list[list[MoveCode]]:
         """The moves of every hand so far, in order."""

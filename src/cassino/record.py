@@ -1,6 +1,7 @@
 """Game records: a readable text format in the spirit of PGN that replays a game exactly.
 
-A record holds tag pairs (event, date, seats, rules, seed, result), then for each hand its dealer,
+A record holds tag pairs (event, date, seats, rules, seed, a forfeit if a seat could not go on,
+result), then for each hand its dealer,
 the full order of its deck and its moves in canonical notation, each with the seat that made it::
 
     [Event "Casual game"]
@@ -57,7 +58,7 @@ from .rules import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules, parse_o
 
 TAG_ORDER = (
     "Event", "Site", "Date", "Seat0", "Seat1", "Seat2", "Seat3", "Preset", "Players", "Partnerships", "Options",
-    "Seed", "Result", "Scores",
+    "Seed", "Forfeit", "Result", "Scores",
 )  # fmt: skip
 
 
@@ -119,6 +120,8 @@ def record_of_game(game: Game, tags: dict[str, str] | None = None, seats: Sequen
     all_tags.update(rules_tags(game.rules))
     if game.seed is not None:
         all_tags.setdefault("Seed", str(game.seed))
+    if game.forfeited is not None:
+        all_tags["Forfeit"] = f"{game.forfeited.seat} {game.forfeited.reason}"
     all_tags["Result"] = str(game.winner) if game.over else "*"
     all_tags["Scores"] = " ".join(map(str, game.scores))
     hands = []
@@ -353,6 +356,20 @@ def read_record(text: str) -> GameRecord:
     return GameRecord(tags, rules, hands, tag_lines)
 
 
+def _forfeit(game: Game, record: GameRecord, problems: list[tuple[int, str]]) -> None:
+    """End the replayed game as its Forfeit tag says (``seat reason``: the seat that could not go
+    on, and why), or add the problem with the tag."""
+    text, line = record.tags["Forfeit"], record.tag_lines.get("Forfeit", 0)
+    seat_text, _, reason = text.partition(" ")
+    seat = ascii_number(seat_text)
+    if seat is None or not 0 <= seat < game.rules.players or not reason.strip():
+        problems.append((line, f"Forfeit must be a seat and the reason, like '1 timed out', got {excerpt(text)}"))
+    elif game.over:
+        problems.append((line, f"seat {seat} forfeits a game that is already over"))
+    else:
+        game.forfeit(seat, reason.strip())
+
+
 def replay(record: GameRecord) -> Game:
     """Replay a record with the engine, checking every move, every seat and every hand's points.
 
@@ -400,6 +417,8 @@ def replay(record: GameRecord) -> Game:
                 )
             )
             break
+    if not problems and "Forfeit" in record.tags:
+        _forfeit(game, record, problems)
     if not problems:
         result = record.result
         result_line = record.tag_lines.get("Result", 0)

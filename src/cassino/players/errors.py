@@ -19,4 +19,19 @@ class PlayerChoiceError(CassinoError, TypeError):
     player's code is at fault, not the game)."""
 
 
-__all__ = ["PlayerChoiceError", "PlayerSpecError", "WeightsError"]
+class PlayerFaultError(CassinoError):
+    """A player that could not give a legal move (its program hung, crashed, answered garbage or an
+    illegal move): ``player`` is its name, ``reason`` one line saying what happened. The seat
+    forfeits its game (``Game.forfeit``); every other game goes on."""
+
+    def __init__(self, player: str, reason: str) -> None:
+        super().__init__(f"player {player!r}: {reason}")
+        self.player = player
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[PlayerFaultError], tuple[str, str]]:
+        """Rebuilt from its two fields: it crosses back from the worker process that ran the player."""
+        return (PlayerFaultError, (self.player, self.reason))
+
+
+__all__ = ["PlayerChoiceError", "PlayerFaultError", "PlayerSpecError", "WeightsError"]

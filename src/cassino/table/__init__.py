@@ -9,7 +9,7 @@ This layer sits above the engine, the players and the teaching library, and belo
 from __future__ import annotations
 
 from .errors import BadCommandError, ClosedError, NoSuchMoveError, NotNowError, NotSeatedError, TableError
-from .events import CountEnded, CountStarted, Dealt, Event, GameOver, HandEnded, Moved, Pressed, TakenBack
+from .events import CountEnded, CountStarted, Dealt, Event, Forfeited, GameOver, HandEnded, Moved, Pressed, TakenBack
 from .live import BotTurn, Frame, Table, finished_hand, side_name
 from .seats import BOT, DEFAULT_OPPONENT, HUMAN, KINDS, Seat
 from .teaching import LESSON_IDS, Learner, Teaching, checked_seen
@@ -27,6 +27,7 @@ __all__ = [
     "CountStarted",
     "Dealt",
     "Event",
+    "Forfeited",
     "Frame",
     "GameOver",
     "HandEnded",

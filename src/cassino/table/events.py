@@ -73,6 +73,15 @@ class GameOver:
 
 
 @dataclass(frozen=True, slots=True)
+class Forfeited:
+    """``seat`` could not go on (its program hung, crashed or answered no legal move) and lost the
+    game for its side; ``reason`` says why in one line. A ``GameOver`` follows."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class TakenBack:
     """These moves, oldest first as (seat, code), were taken back; the game is at ``ply`` again."""
 
@@ -80,7 +89,18 @@ class TakenBack:
     ply: int
 
 
-Event = Moved | Dealt | HandEnded | CountStarted | Pressed | CountEnded | GameOver | TakenBack
+Event = Moved | Dealt | HandEnded | CountStarted | Pressed | CountEnded | Forfeited | GameOver | TakenBack
 """Anything a command can answer."""
 
-__all__ = ["CountEnded", "CountStarted", "Dealt", "Event", "GameOver", "HandEnded", "Moved", "Pressed", "TakenBack"]
+__all__ = [
+    "CountEnded",
+    "CountStarted",
+    "Dealt",
+    "Event",
+    "Forfeited",
+    "GameOver",
+    "HandEnded",
+    "Moved",
+    "Pressed",
+    "TakenBack",
+]

@@ -16,15 +16,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..cards import FULL_DECK, SPADES_MASK, Card, CardMask
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, MoveError
 from ..game import DeckSource, Game, last_move_index, undo_refusal
 from ..moves import CAPTURE, MoveCode, code_cards, code_kind
 from ..players.base import decide
+from ..players.errors import PlayerFaultError
 from ..rules import Rules
 from ..state import State
 from ..view import View, spectator_view, view_of
 from .errors import ClosedError, NotNowError, NotSeatedError, TableError
-from .events import CountEnded, CountStarted, Dealt, Event, GameOver, HandEnded, Moved, Pressed, TakenBack
+from .events import CountEnded, CountStarted, Dealt, Event, Forfeited, GameOver, HandEnded, Moved, Pressed, TakenBack
 from .seats import BOT, HUMAN, KINDS, Seat
 from .teaching import Teaching
 
@@ -436,16 +437,32 @@ class Table:
         try:
             return self.play(turn.seat, code)
         except IllegalMoveError as exc:
-            raise RuntimeError(
-                f"computer player {turn.spec!r} in seat {turn.seat} chose an illegal move: {exc}"
-            ) from exc
+            return self.forfeit(turn.seat, f"it answered an illegal move: {exc.reason}")
+        except MoveError as exc:
+            return self.forfeit(turn.seat, f"it answered no move: {exc}")
 
     def step_bot(self) -> list[Event]:
-        """Let the computer player to move make its move here and now; no events when none is to move."""
+        """Let the computer player to move make its move here and now; no events when none is to
+        move. A player that cannot give a legal move (``PlayerFaultError``) forfeits the game."""
         turn = self.bot_turn()
         if turn is None:
             return []
-        return self.play_bot(turn, self.bot_move(turn))
+        try:
+            code = self.bot_move(turn)
+        except PlayerFaultError as fault:
+            return self.forfeit(turn.seat, fault.reason)
+        return self.play_bot(turn, code)
+
+    def forfeit(self, seat: int, reason: str) -> list[Event]:
+        """``seat`` cannot go on (its program hung, crashed or answered no legal move): its side
+        loses the game now (``Game.forfeit`` names the winner), whatever phase the table is in."""
+        self.check_open()
+        if self.over:
+            raise NotNowError("the game is over: nobody can forfeit it")
+        done = self.game.forfeit(seat, reason)
+        self.counting, self.ready, self.deadline = False, set(), None
+        self.epoch += 1
+        return [Forfeited(seat, reason), GameOver(done.winner, self.game.scores)]
 
     # ------------------------------------------------------------------ copies of the same game
     def adopt(self, fresh: Table) -> None:

@@ -125,8 +125,8 @@ class PlainGame:
             if not session.human_to_move():
                 before = session.view(self.me)
                 step = session.step_bot()
-                assert step is not None
-                self.say(log_line(session, step[0], step[1], self.me, self.cards, before))
+                if step is not None:  # None: the computer player forfeited, and the game is over
+                    self.say(log_line(session, step[0], step[1], self.me, self.cards, before))
             else:
                 code = self._ask()
                 if code is Turn.QUIT:

@@ -239,6 +239,9 @@ def game_summary(session: Session, me: int) -> list[str]:
     """The end of the game: final scores, the winner, hands played, where the record went."""
     game = session.game
     lines = [f"Game over after {plural(len(game.hands), 'hand')}."]
+    if game.forfeited is not None:
+        who = seat_long_title(session, game.forfeited.seat, me)
+        lines.append(f"{who[:1].upper() + who[1:]} forfeited the game: {game.forfeited.reason}.")
     lines.append(f"Final score: {scores_line(session, me, game.scores)}")
     winner = side_title(session, game.winner, me)
     lines.append(f"{winner} win!" if game.winner == session.rules.side_of(me) else f"Winner: {winner}.")
