@@ -26,6 +26,7 @@ EXTRAS = {
     "httpx": "test",
     "websockets": "test",
     "playwright": "test",
+    "pdoc": "test",
 }
 """The modules the extras' test modules skip without, and the extra that installs each."""
 

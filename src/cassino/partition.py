@@ -378,7 +378,7 @@ def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSet
     return tuple(out)
 
 
-Answers: TypeAlias = "dict[int, CardSets]"
+Answers: TypeAlias = dict[int, CardSets]
 """Every answer of ``card_sets`` asked so far for one table (``table_answer``), keyed by a small
 int of the value and the extra: a plain dict of tuples of ints, which the garbage collector stops
 walking once it has seen it (an object of a class of ours it would walk every time)."""

@@ -45,7 +45,7 @@ from .reasons import PLACEHOLDER
 from .state import Build, State
 from .view import View, public_position, view_of
 
-Position: TypeAlias = "State | View"
+Position: TypeAlias = State | View
 """What a move is worded in and read against: a hand in play, or one seat's view of it."""
 Names: TypeAlias = Callable[[int], str]
 """A seat's name, as the sentences write another seat's build: ``Ana's eight``."""
