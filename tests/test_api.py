@@ -44,7 +44,7 @@ ENGINE_ERRORS = frozenset(
 
 ERRORS_BY_MODULE = {
     "cassino.errors": ENGINE_ERRORS,
-    "cassino.players.errors": {"WeightsError", "PlayerSpecError", "PlayerChoiceError"},
+    "cassino.players.errors": {"WeightsError", "PlayerSpecError", "PlayerFault", "PlayerChoiceError"},
     "cassino.rl.errors": {"ActionError"},
     "cassino.table.errors": {
         "TableError",
@@ -79,12 +79,13 @@ EXTRAS += ("pyspiel", "textual", "torch", "ray", "matplotlib", "tqdm", "psycopg"
 
 
 def _error_classes() -> dict[str, str]:
-    """Every class of the package whose name ends in ``Error``, by name, with the module defining it
-    (read from the source, so that modules needing an extra are covered without importing them)."""
+    """Every class of the package whose name ends in ``Error`` (or ``Fault``: ``PlayerFault``), by
+    name, with the module defining it (read from the source, so that modules needing an extra are
+    covered without importing them)."""
     found: dict[str, str] = {}
     for path in sorted(SRC.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef) and node.name.endswith("Error"):
+            if isinstance(node, ast.ClassDef) and node.name.endswith(("Error", "Fault")):
                 assert node.name not in found, f"{node.name} is defined twice: {found[node.name]} and {path}"
                 found[node.name] = ".".join(("cassino", *path.relative_to(SRC).with_suffix("").parts))
     return found

@@ -21,7 +21,7 @@ from ..errors import CassinoError
 from ..moves import Move, MoveCode
 from ..state import State
 from ..view import View, view_of
-from .errors import PlayerChoiceError, PlayerSpecError
+from .errors import PlayerChoiceError, PlayerFault, PlayerSpecError
 
 
 class Player(Protocol):
@@ -30,7 +30,9 @@ class Player(Protocol):
     ``decide`` calls ``choose`` only when the view's seat is to move, with that seat's ``View``
     alone (no hidden card, no way back to the ``State``). It returns a ``Move`` (one of
     ``view.legal_moves()``) or its int code (one of ``view.legal``, the built-in players' fast path):
-    both are accepted so that a first bot needs no decoding; ``Game.play`` refuses an illegal one.
+    both are accepted so that a first bot needs no decoding; ``decide`` refuses an illegal one
+    (``PlayerFault``). A player that holds something outside Python (a program's process) has a
+    ``close()`` too, which ``close_player`` calls when its game is over.
     """
 
     name: str
@@ -231,23 +233,74 @@ def make_player(spec: str, seed: int | None = None) -> Player:
     return player
 
 
+def close_player(player: object) -> None:
+    """Release what a player holds when its game is over (a program's process: ``close()``);
+    nothing for a player that holds nothing."""
+    close = getattr(player, "close", None)
+    if callable(close):
+        close()
+
+
 def decide(player: Player, state: State) -> MoveCode:
     """Ask ``player`` for the move of the seat to move: it sees that seat's view only, except a
-    declared omniscient benchmark, which is handed a copy of the whole position."""
+    declared omniscient benchmark, which is handed a copy of the whole position. A choice that is
+    no legal move raises ``PlayerFault`` naming the player, here rather than when it is played."""
     if getattr(player, "sees_all", False):
-        return player.choose_full(state.copy())  # type: ignore[attr-defined, no-any-return]
+        code = player.choose_full(state.copy())  # type: ignore[attr-defined]
+        try:
+            legal = isinstance(code, int) and state.is_legal(code)
+        except CassinoError:  # a code whose fields name nothing
+            legal = False
+        if not legal:
+            raise _not_legal(player, code, state)
+        return code  # type: ignore[no-any-return]
     return choose_code(player, view_of(state, state.to_move))
 
 
-def choose_code(player: Player, view: View) -> MoveCode:
+def choose_code(player: Player, view: View, *, check: bool = True) -> MoveCode:
     """``player.choose(view)`` as a move code, whether the player returned a ``Move`` or a code,
-    so that callers past this point keep to ints."""
+    so that callers past this point keep to ints. A choice that is not one of ``view.legal``
+    raises ``PlayerFault`` (one ``in`` on a short tuple, cheap beside any choice); ``check=False``
+    is for a player that hands another a narrowed view and checks the answer itself."""
     choice = player.choose(view)
-    if isinstance(choice, Move):
-        return choice.code
-    if isinstance(choice, int) and not isinstance(choice, bool):
-        return choice
-    raise PlayerChoiceError(
-        f"player {getattr(player, 'name', player)!r} returned {choice!r}: choose(view) must return "
-        "one of view.legal_moves() (a Move) or one of view.legal (its int code)"
-    )
+    if choice.__class__ is int:
+        code: MoveCode = choice
+    elif isinstance(choice, Move):
+        code = choice.code
+    elif isinstance(choice, int) and not isinstance(choice, bool):
+        code = int(choice)
+    else:
+        raise PlayerChoiceError(
+            _name(player),
+            f"returned {choice!r}: choose(view) must return one of view.legal_moves() (a Move) or one of "
+            "view.legal (its int code)",
+        )
+    if check and code not in view.legal:
+        raise _not_legal(player, code, view)
+    return code
+
+
+def _name(player: object) -> str:
+    """A player's name for a message, whatever it is."""
+    return str(getattr(player, "name", type(player).__name__))
+
+
+def _not_legal(player: object, code: object, position: State | View) -> PlayerFault:
+    """The fault of a player that chose ``code``, not legal in ``position``: the move's line and
+    the rule that forbids it, or what is wrong with a code that names no move."""
+    from ..errors import IllegalMoveError, MoveError  # only on the way to an error
+    from ..moves import check_code, format_code
+    from ..view import public_position
+
+    try:
+        check_code(code)  # type: ignore[arg-type]
+    except MoveError as exc:
+        return PlayerFault(_name(player), f"returned {code!r}, which is no move: {exc}")
+    assert isinstance(code, int)
+    try:
+        (position if isinstance(position, State) else public_position(position)).verify(code)
+    except IllegalMoveError as exc:
+        why = f": {exc.reason}"
+    else:
+        why = ""  # legal on the position, not among the moves the caller offered (a narrowed view)
+    return PlayerFault(_name(player), f"returned {format_code(code)!r}, which is not legal here{why}")

@@ -14,9 +14,24 @@ class PlayerSpecError(CassinoError):
     the message names the valid choices and, for a near miss, the one probably meant."""
 
 
-class PlayerChoiceError(CassinoError, TypeError):
-    """A player whose ``choose`` returned something that is no move (a ``TypeError`` too: the
-    player's code is at fault, not the game)."""
+class PlayerFault(CassinoError):  # noqa: N818 (the protocol's word: a player at fault, docs/bots.md)
+    """A player that failed to move: it answered no move or an illegal one, or (a program) hung,
+    crashed or printed garbage. ``player`` is its name and ``reason`` one line saying what went
+    wrong, so that a match can end that player's game as a forfeit and go on with the others."""
+
+    def __init__(self, player: str, reason: str) -> None:
+        super().__init__(f"player {player!r} {reason}")
+        self.player = player
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[PlayerFault], tuple[str, str]]:
+        """Pickled as its two fields: a fault crosses from a worker process to the caller."""
+        return (type(self), (self.player, self.reason))
 
 
-__all__ = ["PlayerChoiceError", "PlayerSpecError", "WeightsError"]
+class PlayerChoiceError(PlayerFault, TypeError):
+    """A player whose ``choose`` returned something that is no move: a fault like any other, and a
+    ``TypeError`` too, since the player's code is at fault, not the game."""
+
+
+__all__ = ["PlayerChoiceError", "PlayerFault", "PlayerSpecError", "WeightsError"]
