@@ -9,16 +9,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..players import make_player
+from ..players.base import close_player
 from ..rules import Rules
 from .match import GameResult, play_game
 from .schedule import GameTask
 
 
 def play_task(task: GameTask) -> GameResult:
-    """Play one task; the players are created here, from their specs and seeds."""
+    """Play one task; the players are created here, from their specs and seeds, and closed after
+    the game (a program's process stopped), however it ended."""
     rules = Rules.from_json(task.rules)
-    players = [make_player(spec, seed) for spec, seed in zip(task.seats, task.player_seeds, strict=True)]
-    return play_game(rules, players, task.deal_seed, max_hands=task.max_hands, index=task.index)
+    players = []
+    try:
+        for spec, seed in zip(task.seats, task.player_seeds, strict=True):
+            players.append(make_player(spec, seed))
+        return play_game(rules, players, task.deal_seed, max_hands=task.max_hands, index=task.index)
+    finally:
+        for player in players:
+            close_player(player)
 
 
 def play_chunk(tasks: Sequence[GameTask]) -> list[GameResult]:
