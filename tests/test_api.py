@@ -45,6 +45,7 @@ ENGINE_ERRORS = frozenset(
 ERRORS_BY_MODULE = {
     "cassino.errors": ENGINE_ERRORS,
     "cassino.players.errors": {"WeightsError", "PlayerSpecError", "PlayerFault", "PlayerChoiceError"},
+    "cassino.bots.errors": {"ProtocolError"},
     "cassino.rl.errors": {"ActionError"},
     "cassino.table.errors": {
         "TableError",
@@ -70,6 +71,10 @@ in its own ``errors`` module."""
 SIGNALS = {
     "cassino.players.solver.SolverBudgetExceeded": "the solver's node budget running out, raised and caught "
     "inside the search (players/search.py); it never leaves the package, so it is no error of it",
+    "cassino.bots.program._Timeout": "a program's time running out, raised and caught inside ProgramPlayer, "
+    "which raises PlayerFault instead",
+    "cassino.bots.program._Ended": "a program's output ending, raised and caught inside ProgramPlayer, "
+    "which raises PlayerFault instead",
 }
 """Exceptions that are control flow inside the package rather than errors it raises to a caller."""
 
