@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -695,3 +696,34 @@ def test_bots_give_the_same_results_on_every_executor(bots: dict[str, Path], tmp
         runs.append(json.loads((tmp_path / name / "results.json").read_text()))
     assert identical_part(runs[0]) == identical_part(runs[1])
     assert sum(g["forfeit"] is not None for g in runs[0]["games"]) == 20  # every game of the two faulty bots
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["kill -INT", "Ctrl-C"])
+def test_ctrl_c_in_an_arena_stops_its_bots(bots: dict[str, Path], group: bool) -> None:
+    """Bots run in sessions of their own, out of reach of the terminal's Ctrl-C: when the arena is
+    interrupted (the whole process group, or ``kill -INT`` of the arena alone, after which the pool
+    ends its workers with SIGTERM), the workers kill the bots of the games under way."""
+    pids = bots["busy"].parent / "pids"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cassino.cli", "arena", f"bot:{bots['busy']}:time=60", "greedy", "-n", "4", "-q"],
+        env=command_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not (pids.exists() and len(pids.read_text().split()) >= 2) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # both bots are thinking, forever
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the arena did not end within 30 s of Ctrl-C")
+    assert (proc.returncode, out, err) == (130, b"", b"cassino arena: interrupted\n")

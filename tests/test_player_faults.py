@@ -5,6 +5,7 @@ all is a ``PlayerChoiceError``, a fault too."""
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 
 import pytest
 
@@ -85,7 +86,7 @@ def test_a_narrowed_view_is_checked_against_its_own_moves_unless_asked_not_to() 
     """A player handing another a view with fewer moves (``fallible``) checks the answer itself."""
     state = start()
     view = view_of(state, state.to_move)
-    narrowed = View(**{f: getattr(view, f) for f in View.__dataclass_fields__} | {"legal": view.legal[:1]})
+    narrowed = replace(view, legal=view.legal[:1])
     other = next(c for c in view.legal if c not in narrowed.legal)
     with pytest.raises(PlayerFault) as info:
         choose_code(Returns(other), narrowed)  # type: ignore[arg-type]

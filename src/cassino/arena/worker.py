@@ -1,13 +1,18 @@
 """What runs in a worker: rebuild the rules and players of a task, play the game, return plain data.
 
 This module and ``match`` are the only code an executor ships to its workers; they import the
-engine and the player registry, nothing else, so spawning a process or a Ray worker stays cheap.
+engine, the player registry and what stops the bots' processes, nothing else, so spawning a
+process or a Ray worker stays cheap.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Sequence
+from types import FrameType
 
+from ..bots.program import stop_all
 from ..players import make_player
 from ..players.base import close_player
 from ..rules import Rules
@@ -32,3 +37,16 @@ def play_task(task: GameTask) -> GameResult:
 def play_chunk(tasks: Sequence[GameTask]) -> list[GameResult]:
     """Play several tasks in a row: one round trip to a worker for many short games."""
     return [play_task(t) for t in tasks]
+
+
+def prepare_worker() -> None:
+    """Run in each worker process of a pool as it starts: the pool ends its workers with SIGTERM
+    after Ctrl-C, which would leave the programs of the games under way (bots, in sessions of their
+    own) running; they are killed first."""
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(number: int, frame: FrameType | None) -> None:
+    """SIGTERM in a worker: kill the programs it started, then end at once, as SIGTERM would."""
+    stop_all()
+    os._exit(128 + number)

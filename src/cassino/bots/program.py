@@ -105,6 +105,7 @@ class _Process:
             close_fds=True,
         )
         self.killer = weakref.finalize(self, _kill_group, self.popen)
+        _LIVE.add(self)
         self.out = bytearray()
         self.err = bytearray()
         self.eof = False
@@ -245,12 +246,28 @@ class _Process:
             self.exited(grace)
         status = _kill_group(self.popen)
         self.killer.detach()
+        _LIVE.discard(self)
         self.selector.close()
         for pipe in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
         return status
+
+
+_LIVE: weakref.WeakSet[_Process] = weakref.WeakSet()
+"""The programs this process started and has not stopped, for ``stop_all``."""
+
+
+def stop_all() -> None:
+    """Kill every program this process started and has not stopped, with its process group, at
+    once: for a process about to end without running its finalizers (a worker told to terminate).
+    Safe in a signal handler: it waits for nothing and takes no lock (``Popen.wait`` does, and the
+    handler may have interrupted it)."""
+    for process in list(_LIVE):
+        if process.popen.returncode is None:
+            with contextlib.suppress(OSError):
+                os.killpg(process.popen.pid, signal.SIGKILL)
 
 
 def _has_exited(popen: subprocess.Popen[bytes]) -> bool:
@@ -528,4 +545,4 @@ def program_factory(target: str) -> Callable[..., ProgramPlayer]:
     return build
 
 
-__all__ = ["PROGRAM_SETTINGS", "STDERR_MODES", "ProgramPlayer", "program_factory", "seconds_text"]
+__all__ = ["PROGRAM_SETTINGS", "STDERR_MODES", "ProgramPlayer", "program_factory", "seconds_text", "stop_all"]
