@@ -38,14 +38,14 @@ ENGINE_ERRORS = frozenset(
         "ArgumentError",
         "SeatError",
         "DeckError",
-        "GameOverError",
     }
 )
 """The errors ``cassino`` exports: the engine's, defined in ``cassino/errors.py``."""
 
 ERRORS_BY_MODULE = {
     "cassino.errors": ENGINE_ERRORS,
-    "cassino.players.errors": {"WeightsError", "PlayerSpecError", "PlayerChoiceError", "PlayerFaultError"},
+    "cassino.players.errors": {"WeightsError", "PlayerSpecError", "PlayerFaultError", "PlayerChoiceError"},
+    "cassino.bots.errors": {"ProtocolError"},
     "cassino.rl.errors": {"ActionError"},
     "cassino.table.errors": {
         "TableError",
@@ -71,6 +71,10 @@ in its own ``errors`` module."""
 SIGNALS = {
     "cassino.players.solver.SolverBudgetExceeded": "the solver's node budget running out, raised and caught "
     "inside the search (players/search.py); it never leaves the package, so it is no error of it",
+    "cassino.bots.program._Timeout": "a program's time running out, raised and caught inside ProgramPlayer, "
+    "which raises PlayerFaultError instead",
+    "cassino.bots.program._Ended": "a program's output ending, raised and caught inside ProgramPlayer, "
+    "which raises PlayerFaultError instead",
 }
 """Exceptions that are control flow inside the package rather than errors it raises to a caller."""
 
@@ -80,12 +84,13 @@ EXTRAS += ("pyspiel", "textual", "torch", "ray", "matplotlib", "tqdm", "psycopg"
 
 
 def _error_classes() -> dict[str, str]:
-    """Every class of the package whose name ends in ``Error``, by name, with the module defining it
-    (read from the source, so that modules needing an extra are covered without importing them)."""
+    """Every class of the package whose name ends in ``Error`` (or ``Fault``: ``PlayerFaultError``), by
+    name, with the module defining it (read from the source, so that modules needing an extra are
+    covered without importing them)."""
     found: dict[str, str] = {}
     for path in sorted(SRC.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef) and node.name.endswith("Error"):
+            if isinstance(node, ast.ClassDef) and node.name.endswith(("Error", "Fault")):
                 assert node.name not in found, f"{node.name} is defined twice: {found[node.name]} and {path}"
                 found[node.name] = ".".join(("cassino", *path.relative_to(SRC).with_suffix("").parts))
     return found

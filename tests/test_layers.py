@@ -4,7 +4,8 @@ never the other way.
 Every module of src/cassino is parsed with ``ast`` and every import counts, those inside functions
 and under ``TYPE_CHECKING`` too: an import moved into a function to dodge a cycle is still an arrow.
 The engine is the package root (cards, rules, moves, state, ..., notation, record); ``players`` may
-import only the engine; ``learn``, the teaching library, the engine and the players; ``table``, the
+import only the engine (``bots``, the players that are programs of their own, is part of the
+players' layer); ``learn``, the teaching library, the engine and the players; ``table``, the
 one live table, the engine, the players and ``learn``; each app (``arena``, ``rl``, ``terminal``,
 ``web``) those and itself, never another app; ``cli``, the ``cassino`` command, may import everything. A failure names the file, the
 line and the import statement, and the rule it breaks. Under ``web`` no module imports the engine's
@@ -21,6 +22,8 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "cassino"
 ENGINE = "engine"
 PLAYERS = "players"
+BOTS = "bots"
+"""Players that are programs of their own (the bot protocol): a package of the players' layer."""
 LEARN = "learn"
 TABLE = "table"
 CLI = "cli"
@@ -42,7 +45,7 @@ class Import:
 
 
 def subpackages() -> set[str]:
-    """The packages directly under cassino: each must be the players, learn or an app."""
+    """The packages directly under cassino: each must be the players (or the bots), learn or an app."""
     return {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
 
 
@@ -78,8 +81,11 @@ def imports_in(text: str, module: str, is_package: bool, path: str) -> list[Impo
 
 
 def layer(name: str, packages: set[str]) -> str:
-    """The layer of a cassino module: its subpackage's name, or the engine for the root."""
+    """The layer of a cassino module: its subpackage's name (the players' for the bots), or the
+    engine for the root."""
     parts = name.split(".")
+    if len(parts) > 1 and parts[1] == BOTS:
+        return PLAYERS
     return parts[1] if len(parts) > 1 and parts[1] in packages else ENGINE
 
 
@@ -125,7 +131,7 @@ def all_imports() -> list[Import]:
 
 def test_every_package_is_the_players_learn_the_table_or_an_app() -> None:
     """A new package must be given its layer here before its imports can be judged."""
-    assert subpackages() == APPS | {PLAYERS, LEARN, TABLE}
+    assert subpackages() == APPS | {PLAYERS, BOTS, LEARN, TABLE}
 
 
 def test_imports_follow_the_layers() -> None:

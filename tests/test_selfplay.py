@@ -9,8 +9,8 @@ import pytest
 
 from cassino.arena import Batch, play_hands
 from cassino.cards import shuffled_deck
-from cassino.errors import IllegalMoveError
 from cassino.players.base import make_player
+from cassino.players.errors import PlayerFaultError
 from cassino.rules import Rules, make_rules
 from cassino.state import State
 from cassino.view import View
@@ -86,8 +86,11 @@ class _Cheat:
 
 
 def test_an_illegal_move_is_refused_naming_the_player() -> None:
-    with pytest.raises(IllegalMoveError, match=r"player cheat chose it in hand 0"):
+    with pytest.raises(
+        PlayerFaultError, match=r"^player .cheat. returned 2, which is no move: move code 2: a build needs table cards$"
+    ) as info:
         play_hands(Rules(), [_Cheat(), make_player("random")], 1, seed=1)
+    assert (info.value.player, info.value.reason.split(":")[0]) == ("cheat", "returned 2, which is no move")
 
 
 def test_bad_arguments_are_refused() -> None:

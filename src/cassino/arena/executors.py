@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from .match import GameResult
 from .schedule import GameTask
-from .worker import play_chunk, play_task
+from .worker import play_chunk, play_task, prepare_worker
 
 EXECUTORS: tuple[str, ...] = ("inprocess", "process", "ray")
 
@@ -106,7 +106,9 @@ class ProcessExecutor(_Closing):
         if not chunks:
             return
         pool = ProcessPoolExecutor(
-            max_workers=min(self.workers, len(chunks)), mp_context=multiprocessing.get_context("spawn")
+            max_workers=min(self.workers, len(chunks)),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=prepare_worker,  # a worker ended by stop_workers kills its bots first
         )
         try:
             futures: dict[Future[list[GameResult]], int] = {pool.submit(play_chunk, c): i for i, c in enumerate(chunks)}

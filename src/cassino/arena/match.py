@@ -1,4 +1,8 @@
-"""One game between players in their seats: the unit of work of every match and tournament."""
+"""One game between players in their seats: the unit of work of every match and tournament.
+
+A player that fails to move (``PlayerFaultError``: it hung, crashed, answered garbage or an illegal
+move) forfeits: the game ends there, its side loses, and the result says who and why, so that the
+other games of a match go on."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from dataclasses import dataclass
 
 from ..game import Game
 from ..players.base import Player, decide
+from ..players.errors import PlayerFaultError
 from ..rules import Rules
 
 
@@ -28,24 +33,36 @@ class GameResult:
     """Moves each seat made."""
     think_seconds: tuple[float, ...]
     """Time each seat spent choosing moves."""
+    forfeit: int = -1
+    """The seat whose player failed to move (``PlayerFaultError``), ending the game; -1 when none did."""
+    forfeit_reason: str = ""
+    """What that player did wrong, in one line (the fault's ``reason``)."""
 
 
 def play_game(rules: Rules, players: Sequence[Player], seed: int, max_hands: int = 100, index: int = 0) -> GameResult:
-    """Play a whole game from the decks of ``seed``; ``players[s]`` sits in seat ``s``."""
+    """Play a whole game from the decks of ``seed``; ``players[s]`` sits in seat ``s``. A player's
+    ``PlayerFaultError`` ends the game as that seat's forfeit (``Game.forfeit`` names the winner)."""
     if len(players) != rules.players:
         raise ValueError(f"{rules.players} players needed, got {len(players)}")
     game = Game(rules, seed=seed)
     think = [0.0] * rules.players
     made = [0] * rules.players
     moves = 0
+    forfeit, reason = -1, ""
     while not game.over and len(game.hands) <= max_hands:
         state = game.state
         if state.hand_over:
             break
         seat = state.to_move
         start = time.perf_counter()
-        code = decide(players[seat], state)
-        think[seat] += time.perf_counter() - start
+        try:
+            code = decide(players[seat], state)
+        except PlayerFaultError as fault:
+            forfeit, reason = seat, fault.reason
+            game.forfeit(seat, reason)
+            break
+        finally:
+            think[seat] += time.perf_counter() - start
         made[seat] += 1
         game.play(code)
         moves += 1
@@ -57,4 +74,6 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int, max_hands: int
         moves=moves,
         seat_moves=tuple(made),
         think_seconds=tuple(think),
+        forfeit=forfeit,
+        forfeit_reason=reason,
     )

@@ -25,8 +25,9 @@ def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def format_report(result: ArenaResult) -> str:
-    """The summary as text: what was played, one line per player (best rating first), the pairwise
-    scores of a round robin, and how each interval was computed."""
+    """The summary as text: what was played, one line per player (best rating first), the games
+    forfeited (by player and reason), the pairwise scores of a round robin, and how each interval
+    was computed."""
     settings = result.settings()
     summary = result.summary
     timing = result.timing()
@@ -71,6 +72,11 @@ def format_report(result: ArenaResult) -> str:
             ]
         )
     lines += _grid(header, rows)
+    forfeits = summary["forfeits"]
+    if forfeits:
+        total = sum(f["games"] for f in forfeits)
+        each = "; ".join(f"{f['player']}: {f['reason']} ×{f['games']}" for f in forfeits)
+        lines += ["", f"forfeits: {total} ({each})"]
     if len(result.labels) > 2:
         labels = [p["player"] for p in order]
         rate: dict[tuple[str, str], float] = {}
@@ -101,9 +107,10 @@ def write_json(result: ArenaResult, path: Path) -> None:
 
 CSV_COLUMNS = (
     "game", "table", "deal", "seating", "deal_seed", "seats", "sides", "winner", "scores", "hands", "moves",
-    "seat_moves", "think_seconds",
+    "seat_moves", "think_seconds", "forfeit_seat", "forfeit_reason",
 )  # fmt: skip
-"""One row per game; lists (per seat or per side) are joined with ``;``."""
+"""One row per game; lists (per seat or per side) are joined with ``;``; the forfeit's seat and
+reason are empty when nobody forfeited."""
 
 
 def write_csv(result: ArenaResult, path: Path) -> None:
@@ -112,6 +119,8 @@ def write_csv(result: ArenaResult, path: Path) -> None:
         out = csv.writer(f)
         out.writerow(CSV_COLUMNS)
         for row in result.rows():
+            forfeit = row["forfeit"] or {}
+            row = {**row, "forfeit_seat": forfeit.get("seat"), "forfeit_reason": forfeit.get("reason")}
             cells: list[Any] = []
             for col in CSV_COLUMNS:
                 value = row[col]

@@ -18,8 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import shuffled_deck
-from ..errors import ArgumentError, IllegalMoveError
-from ..moves import format_code
+from ..errors import ArgumentError
 from ..players.base import Player, decide
 from ..rules import Rules
 from ..state import State
@@ -60,8 +59,8 @@ def play_hands(rules: Rules, players: Sequence[Player], hands: int, seed: int, m
     """Play ``hands`` deals (each in every rotation of the seats when ``mirror``) between
     ``players``, player ``i`` in seat ``i`` before any rotation; dealers take turns.
 
-    A move a player chose that is not legal raises ``IllegalMoveError`` naming the player, the
-    move and the hand: it is checked against the legal moves the player was shown."""
+    A move a player chose that is not legal raises ``PlayerFaultError`` naming the player and the move:
+    ``decide`` checks it against the legal moves the player was shown."""
     n = rules.players
     if len(players) != n:
         raise ArgumentError(f"{n} players needed, got {len(players)}")
@@ -81,12 +80,6 @@ def play_hands(rules: Rules, players: Sequence[Player], hands: int, seed: int, m
             state = State.new_hand(rules, deck, dealer)
             while not state.hand_over:
                 code = decide(seated[state.to_move], state)
-                if not state.is_legal(code):
-                    raise IllegalMoveError(
-                        format_code(code) if code >= 0 else str(code),
-                        f"player {getattr(seated[state.to_move], 'name', '?')} chose it in hand {hand}, "
-                        "and it is not one of the legal moves",
-                    )
                 state.push(code)
                 codes.append(code)
             starts.append(len(codes))

@@ -172,14 +172,17 @@ def bradley_terry(wins: Sequence[Sequence[float]]) -> Ratings:
     return Ratings(tuple(ANCHOR + ELO * b for b in beta), tuple(se), virtual)
 
 
-def pair_scores(winner: int, scores: Sequence[int]) -> list[tuple[int, int, float]]:
+def pair_scores(winner: int, scores: Sequence[int], loser: int = -1) -> list[tuple[int, int, float]]:
     """What each pair of sides scored against each other in one game, as (a, b, a's score): the
-    winner beats every other side, the others are ranked by their final points (equal points are a
-    draw), and a game left undecided is a draw between all."""
+    winner beats every other side, a side that forfeited (``loser``) loses to every other, the
+    others are ranked by their final points (equal points are a draw), and a game left undecided is
+    a draw between all."""
     out = []
     for a in range(len(scores)):
         for b in range(a + 1, len(scores)):
-            if winner < 0:
+            if loser in (a, b) and winner not in (a, b):
+                s = 0.0 if loser == a else 1.0
+            elif winner < 0:
                 s = 0.5
             elif winner == a:
                 s = 1.0

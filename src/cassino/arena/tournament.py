@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..players import make_player
+from ..players.base import close_player
 from ..rules import Rules
 from .executors import Executor, OnDone
 from .match import GameResult
@@ -38,7 +39,7 @@ class ArenaConfig:
         if len(self.players) < 2:
             raise ValueError(f"name at least two players, got {len(self.players)}")
         for spec in dict.fromkeys(self.players):
-            make_player(spec, 0)
+            close_player(make_player(spec, 0))
         if self.max_hands < 1:
             raise ValueError(f"max hands must be 1 or more, got {self.max_hands}")
 
@@ -77,7 +78,9 @@ class ArenaResult:
         }
 
     def rows(self) -> list[dict[str, Any]]:
-        """One row per game: who sat where, what they scored, who won."""
+        """One row per game: who sat where, what they scored, who won, and who forfeited (its seat,
+        entrant and reason), if anyone did."""
+        rules = self.config.rules
         out = []
         for task, res in zip(self.tasks, self.results, strict=True):
             out.append(
@@ -96,6 +99,13 @@ class ArenaResult:
                     "moves": res.moves,
                     "seat_moves": list(res.seat_moves),
                     "think_seconds": list(res.think_seconds),
+                    "forfeit": None
+                    if res.forfeit < 0
+                    else {
+                        "seat": res.forfeit,
+                        "player": self.labels[task.sides[rules.side_of(res.forfeit)]],
+                        "reason": res.forfeit_reason,
+                    },
                 }
             )
         return out
@@ -132,8 +142,9 @@ class ArenaResult:
 
 
 def summarize(result: ArenaResult) -> dict[str, Any]:
-    """Per player (or team): games, wins, win rate and points per hand with 95% intervals, rating;
-    per pair: the score between them; and the rating fit."""
+    """Per player (or team): games, wins, forfeits, win rate and points per hand with 95% intervals,
+    rating; per pair: the score between them; the forfeits by player and reason, in the order
+    first met; and the rating fit. A forfeited game is a loss to every other side."""
     n = len(result.labels)
     games = [0] * n
     wins = [0] * n
@@ -142,14 +153,23 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
     final: list[list[float]] = [[] for _ in range(n)]
     score = [[0.0] * n for _ in range(n)]
     met = [[0] * n for _ in range(n)]
+    forfeits = [0] * n
+    reasons: dict[tuple[int, str], int] = {}
+    rules = result.config.rules
     for task, res in zip(result.tasks, result.results, strict=True):
+        loser = -1
+        if res.forfeit >= 0:
+            loser = rules.side_of(res.forfeit)
+            forfeits[task.sides[loser]] += 1
+            key = (task.sides[loser], res.forfeit_reason)
+            reasons[key] = reasons.get(key, 0) + 1
         for side, e in enumerate(task.sides):
             games[e] += 1
             wins[e] += res.winner == side
             undecided[e] += res.winner < 0
             hand_points[e].extend(p[side] for p in res.hand_points)
             final[e].append(res.scores[side])
-        for a, b, s in pair_scores(res.winner, res.scores):
+        for a, b, s in pair_scores(res.winner, res.scores, loser):
             ea, eb = task.sides[a], task.sides[b]
             score[ea][eb] += s
             score[eb][ea] += 1 - s
@@ -169,6 +189,7 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
                 "wins": wins[e],
                 "losses": games[e] - wins[e] - undecided[e],
                 "undecided": undecided[e],
+                "forfeits": forfeits[e],
                 "win_rate": wins[e] / games[e] if games[e] else 0.0,
                 "win_rate_low": lo,
                 "win_rate_high": hi,
@@ -200,6 +221,9 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
         "even_share": 1 / table_size(result.config.rules),
         "players": players,
         "pairwise": pairwise,
+        "forfeits": [
+            {"player": result.labels[e], "reason": reason, "games": count} for (e, reason), count in reasons.items()
+        ],
         "ratings": {
             "method": RATING_METHOD,
             "interval": RATING_INTERVAL,

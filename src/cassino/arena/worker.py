@@ -1,26 +1,52 @@
 """What runs in a worker: rebuild the rules and players of a task, play the game, return plain data.
 
 This module and ``match`` are the only code an executor ships to its workers; they import the
-engine and the player registry, nothing else, so spawning a process or a Ray worker stays cheap.
+engine, the player registry and what stops the bots' processes, nothing else, so spawning a
+process or a Ray worker stays cheap.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Sequence
+from types import FrameType
 
+from ..bots.program import stop_all
 from ..players import make_player
+from ..players.base import close_player
 from ..rules import Rules
 from .match import GameResult, play_game
 from .schedule import GameTask
 
 
 def play_task(task: GameTask) -> GameResult:
-    """Play one task; the players are created here, from their specs and seeds."""
+    """Play one task; the players are created here, from their specs and seeds, and closed after
+    the game (a program's process stopped), however it ended."""
     rules = Rules.from_json(task.rules)
-    players = [make_player(spec, seed) for spec, seed in zip(task.seats, task.player_seeds, strict=True)]
-    return play_game(rules, players, task.deal_seed, max_hands=task.max_hands, index=task.index)
+    players = []
+    try:
+        for spec, seed in zip(task.seats, task.player_seeds, strict=True):
+            players.append(make_player(spec, seed))
+        return play_game(rules, players, task.deal_seed, max_hands=task.max_hands, index=task.index)
+    finally:
+        for player in players:
+            close_player(player)
 
 
 def play_chunk(tasks: Sequence[GameTask]) -> list[GameResult]:
     """Play several tasks in a row: one round trip to a worker for many short games."""
     return [play_task(t) for t in tasks]
+
+
+def prepare_worker() -> None:
+    """Run in each worker process of a pool as it starts: the pool ends its workers with SIGTERM
+    after Ctrl-C, which would leave the programs of the games under way (bots, in sessions of their
+    own) running; they are killed first."""
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(number: int, frame: FrameType | None) -> None:
+    """SIGTERM in a worker: kill the programs it started, then end at once, as SIGTERM would."""
+    stop_all()
+    os._exit(128 + number)

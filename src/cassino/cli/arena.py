@@ -26,6 +26,13 @@ orders for two sides (team A in seats 0/2, then in 1/3), every rotation for 3 or
 every player sits in every seat on the same cards. Every table plays the same deals. A name given
 twice enters twice (greedy#1, greedy#2). Player specs take settings: search:worlds=30.
 
+Players from outside: bot:PATH is a program in any language that speaks the bot protocol
+(docs/bots.md), with settings after a last colon (bot:bots/mine.sh:time=1,memory=256: seconds a
+move, MiB of memory, also cpu, start, restart, stderr); MODULE:CLASS is a Python class or factory
+importable from sys.path, FILE.py[:CLASS] one in that file (taking its settings the same way). A
+player that fails to move (it hangs, crashes, answers garbage or an illegal move) forfeits that
+game: its side loses, the report counts the forfeits and why, and the other games go on.
+
 The same seed gives the same games and figures under every executor, as long as the players are
 deterministic: a time budget (search:time=0.5) depends on the machine's speed and load.
 """
@@ -36,7 +43,13 @@ def add_arena_arguments(p: argparse.ArgumentParser) -> None:
     p.description = "Matches and round-robin tournaments between computer players, on mirrored deals."
     p.epilog = EPILOG
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument("entrants", nargs="+", metavar="PLAYER", help=f"player spec: {', '.join(player_names())}")
+    p.add_argument(
+        "entrants",
+        nargs="+",
+        metavar="PLAYER",
+        help=f"player spec: {', '.join(player_names())}; or bot:PATH (a program, docs/bots.md), MODULE:CLASS "
+        "or FILE.py[:CLASS] (Python)",
+    )
     p.add_argument(
         "--games",
         "-n",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..learn import TUTORIAL_RULES
 from ..players import LEVELS, make_player, player_names
+from ..players.base import close_player
 from ..rules import Rules, RulesError, make_rules
 from ..terminal.newgame import DEFAULT_OPPONENT, NewGame
 from ..terminal.records import default_save_dir
@@ -26,7 +27,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default=None,
         help=f"computer player for the other seats: a level, gentlest first ({levels}; default {DEFAULT_OPPONENT}), "
-        f"or any player spec ({others}, e.g. search:worlds=100)",
+        f"or any player spec ({others}, e.g. search:worlds=100; bot:PATH, a program speaking the bot protocol of "
+        "docs/bots.md; MODULE:CLASS or FILE.py[:CLASS], a Python class)",
     )
     p.add_argument(
         "--tutorial",
@@ -89,7 +91,7 @@ def new_game_from_args(args: argparse.Namespace) -> NewGame:
     else:
         game = NewGame(rules, seat=args.seat, seed=args.seed, save_dir=save_dir, coach=args.coach)
     if args.opponent is not None:
-        make_player(args.opponent, 0)  # PlayerSpecError now, not when the game starts
+        close_player(make_player(args.opponent, 0))  # PlayerSpecError now, not when the game starts
         game = dataclasses.replace(game, opponent=args.opponent)
     return game
 

@@ -2,7 +2,10 @@
 player is shown a position.
 
 Players are named by a spec ``name`` or ``name:key=value,key=value`` (for example
-``search:time=0.5`` or ``search:worlds=40``); the keys are the player's own settings.
+``search:time=0.5`` or ``search:worlds=40``); the keys are the player's own settings. Three more
+forms name players from outside the package: ``bot:PATH`` (a program speaking the bot protocol of
+docs/bots.md, ``cassino.bots``), ``MODULE:NAME`` and ``FILE.py[:NAME]`` (a Python class or factory,
+``players.loader``), each with settings after a last colon.
 
 A player of your own needs no base class: any object with a ``name`` and a ``choose(view)`` that
 returns one of the view's legal moves will do (see ``Player``), and ``register`` gives it a spec.
@@ -21,7 +24,7 @@ from ..errors import CassinoError
 from ..moves import Move, MoveCode
 from ..state import State
 from ..view import View, view_of
-from .errors import PlayerChoiceError, PlayerSpecError
+from .errors import PlayerChoiceError, PlayerFaultError, PlayerSpecError
 
 
 class Player(Protocol):
@@ -30,7 +33,9 @@ class Player(Protocol):
     ``decide`` calls ``choose`` only when the view's seat is to move, with that seat's ``View``
     alone (no hidden card, no way back to the ``State``). It returns a ``Move`` (one of
     ``view.legal_moves()``) or its int code (one of ``view.legal``, the built-in players' fast path):
-    both are accepted so that a first bot needs no decoding; ``Game.play`` refuses an illegal one.
+    both are accepted so that a first bot needs no decoding; ``decide`` refuses an illegal one
+    (``PlayerFaultError``). A player that holds something outside Python (a program's process) has a
+    ``close()`` too, which ``close_player`` calls when its game is over.
     """
 
     name: str
@@ -117,10 +122,19 @@ def player_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+BOT = "bot"
+"""The first part of a ``bot:PATH`` spec: a program speaking the bot protocol (docs/bots.md)."""
+
+
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``name:key=value,...`` into the name and its settings as written (PlayerSpecError for a
-    setting without ``=``, without a name, or given twice)."""
-    name, _, rest = spec.partition(":")
+    setting without ``=``, without a name, or given twice).
+
+    The players from outside keep their target in the name: ``bot:PATH`` (the path runs to the
+    last colon that is followed by settings, so ``bot:a:b.sh:time=2`` is the program ``a:b.sh``;
+    a path whose last colon is followed by ``=`` ends with ``:``), ``MODULE:NAME`` and
+    ``FILE.py[:NAME]``, each followed by ``:key=value,...``."""
+    name, rest = _outside(spec) or spec.partition(":")[::2]
     settings: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, raw = (s.strip() for s in part.partition("="))
@@ -130,6 +144,28 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise PlayerSpecError(f"player setting {excerpt(key)} is given twice in {excerpt(spec)}")
         settings[key] = raw
     return name.strip(), settings
+
+
+def _outside(spec: str) -> tuple[str, str] | None:
+    """A spec of a player from outside the registry as (its name with the target, its settings as
+    written): ``bot:PATH``, ``FILE.py[:NAME]``, or ``MODULE:NAME`` when the module is no
+    registered player's name; None for any other spec."""
+    head, colon, rest = spec.partition(":")
+    head = head.strip()
+    if head == BOT and colon:
+        path, sep, tail = rest.rpartition(":")
+        if sep and ("=" in tail or not tail.strip()):
+            return f"{BOT}:{path}", tail
+        return f"{BOT}:{rest}", ""
+    if head in _REGISTRY:
+        return None
+    first, _, more = rest.partition(":")
+    named = bool(first.strip()) and "=" not in first
+    if head.endswith(".py"):
+        return (f"{head}:{first.strip()}", more) if named else (head, rest)
+    if named and all(part.isidentifier() for part in head.split(".")):
+        return f"{head}:{first.strip()}", more
+    return None
 
 
 def _auto(raw: str) -> Any:
@@ -149,14 +185,25 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def _entry(name: str) -> Entry:
-    """The registered player of ``name``; PlayerSpecError lists the players, with the one probably meant."""
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        names = player_names()
-        raise PlayerSpecError(
-            f"unknown player {excerpt(name)}{_did_you_mean(name, names)}the players are: {', '.join(names)}"
-        ) from None
+    """The player of ``name``: a registered one, or one from outside (``bot:PATH``, a Python class
+    or factory by ``MODULE:NAME`` or ``FILE.py[:NAME]``, checked now: PlayerSpecError says what is
+    missing); PlayerSpecError lists the players, with the one probably meant."""
+    entry = _REGISTRY.get(name)
+    if entry is not None:
+        return entry
+    if name.startswith(f"{BOT}:"):
+        from ..bots.program import PROGRAM_SETTINGS, program_factory  # only here: a spec of a program
+
+        return Entry(program_factory(name), PROGRAM_SETTINGS)
+    if ":" in name or name.endswith(".py"):
+        from .loader import load_player  # only here: a spec of a Python class or factory
+
+        factory, settings = load_player(name)
+        return Entry(factory, settings)
+    names = player_names()
+    raise PlayerSpecError(
+        f"unknown player {excerpt(name)}{_did_you_mean(name, names)}the players are: {', '.join(names)}"
+    )
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
@@ -171,7 +218,11 @@ def _did_you_mean(word: str, choices: Iterable[str]) -> str:
 def player_settings(name: str, written: Mapping[str, str] | None = None) -> Settings | None:
     """The settings the player ``name`` takes (with those ``written`` in its spec, which may choose
     the player it hands the rest to), or None when they are not declared."""
-    entry = _entry(name)
+    return _settings_of(name, _entry(name), written)
+
+
+def _settings_of(name: str, entry: Entry, written: Mapping[str, str] | None) -> Settings | None:
+    """``player_settings`` of an entry already found."""
     if entry.settings is None:
         return None
     settings = dict(entry.settings)
@@ -204,11 +255,13 @@ def _read(name: str, key: str, raw: str, kind: SettingKind) -> Any:
 
 
 def make_player(spec: str, seed: int | None = None) -> Player:
-    """A player from its spec ``name:key=value,...``; PlayerSpecError names an unknown player, an
-    unknown setting or a value of the wrong kind, with the choices there are."""
+    """A player from its spec ``name:key=value,...`` (or ``bot:PATH``, ``MODULE:NAME``,
+    ``FILE.py[:NAME]``, each with settings after a last colon); PlayerSpecError names an unknown
+    player, an unknown setting or a value of the wrong kind, with the choices there are, or what is
+    wrong with a program or a Python file."""
     name, written = split_spec(spec)
     entry = _entry(name)
-    settings = player_settings(name, written)
+    settings = _settings_of(name, entry, written)
     values: dict[str, Any] = {}
     for key, raw in written.items():
         if settings is None:
@@ -231,23 +284,74 @@ def make_player(spec: str, seed: int | None = None) -> Player:
     return player
 
 
+def close_player(player: object) -> None:
+    """Release what a player holds when its game is over (a program's process: ``close()``);
+    nothing for a player that holds nothing."""
+    close = getattr(player, "close", None)
+    if callable(close):
+        close()
+
+
 def decide(player: Player, state: State) -> MoveCode:
     """Ask ``player`` for the move of the seat to move: it sees that seat's view only, except a
-    declared omniscient benchmark, which is handed a copy of the whole position."""
+    declared omniscient benchmark, which is handed a copy of the whole position. A choice that is
+    no legal move raises ``PlayerFaultError`` naming the player, here rather than when it is played."""
     if getattr(player, "sees_all", False):
-        return player.choose_full(state.copy())  # type: ignore[attr-defined, no-any-return]
+        code = player.choose_full(state.copy())  # type: ignore[attr-defined]
+        try:
+            legal = isinstance(code, int) and state.is_legal(code)
+        except CassinoError:  # a code whose fields name nothing
+            legal = False
+        if not legal:
+            raise _not_legal(player, code, state)
+        return code  # type: ignore[no-any-return]
     return choose_code(player, view_of(state, state.to_move))
 
 
-def choose_code(player: Player, view: View) -> MoveCode:
+def choose_code(player: Player, view: View, *, check: bool = True) -> MoveCode:
     """``player.choose(view)`` as a move code, whether the player returned a ``Move`` or a code,
-    so that callers past this point keep to ints."""
+    so that callers past this point keep to ints. A choice that is not one of ``view.legal``
+    raises ``PlayerFaultError`` (one ``in`` on a short tuple, cheap beside any choice); ``check=False``
+    is for a player that hands another a narrowed view and checks the answer itself."""
     choice = player.choose(view)
-    if isinstance(choice, Move):
-        return choice.code
-    if isinstance(choice, int) and not isinstance(choice, bool):
-        return choice
-    raise PlayerChoiceError(
-        f"player {getattr(player, 'name', player)!r} returned {choice!r}: choose(view) must return "
-        "one of view.legal_moves() (a Move) or one of view.legal (its int code)"
-    )
+    if choice.__class__ is int:
+        code: MoveCode = choice
+    elif isinstance(choice, Move):
+        code = choice.code
+    elif isinstance(choice, int) and not isinstance(choice, bool):
+        code = int(choice)
+    else:
+        raise PlayerChoiceError(
+            _name(player),
+            f"returned {choice!r}: choose(view) must return one of view.legal_moves() (a Move) or one of "
+            "view.legal (its int code)",
+        )
+    if check and code not in view.legal:
+        raise _not_legal(player, code, view)
+    return code
+
+
+def _name(player: object) -> str:
+    """A player's name for a message, whatever it is."""
+    return str(getattr(player, "name", type(player).__name__))
+
+
+def _not_legal(player: object, code: object, position: State | View) -> PlayerFaultError:
+    """The fault of a player that chose ``code``, not legal in ``position``: the move's line and
+    the rule that forbids it, or what is wrong with a code that names no move."""
+    from ..errors import IllegalMoveError, MoveError  # only on the way to an error
+    from ..moves import check_code, format_code
+    from ..view import public_position
+
+    try:
+        check_code(code)  # type: ignore[arg-type]
+    except MoveError as exc:
+        return PlayerFaultError(_name(player), f"returned {code!r}, which is no move: {exc}")
+    assert isinstance(code, int)
+    try:
+        (position if isinstance(position, State) else public_position(position)).verify(code)
+    except IllegalMoveError as exc:
+        why = f": {exc.reason}"
+    else:
+        why = ""  # legal on the position, not among the moves the caller offered (a narrowed view)
+    return PlayerFaultError(_name(player), f"returned {format_code(code)!r}, which is not legal here{why}")

@@ -14,24 +14,24 @@ class PlayerSpecError(CassinoError):
     the message names the valid choices and, for a near miss, the one probably meant."""
 
 
-class PlayerChoiceError(CassinoError, TypeError):
-    """A player whose ``choose`` returned something that is no move (a ``TypeError`` too: the
-    player's code is at fault, not the game)."""
-
-
 class PlayerFaultError(CassinoError):
-    """A player that could not give a legal move (its program hung, crashed, answered garbage or an
-    illegal move): ``player`` is its name, ``reason`` one line saying what happened. The seat
-    forfeits its game (``Game.forfeit``); every other game goes on."""
+    """A player that failed to move: it answered no move or an illegal one, or (a program) hung,
+    crashed or printed garbage. ``player`` is its name and ``reason`` one line saying what went
+    wrong, so that a match can end that player's game as a forfeit and go on with the others."""
 
     def __init__(self, player: str, reason: str) -> None:
-        super().__init__(f"player {player!r}: {reason}")
+        super().__init__(f"player {player!r} {reason}")
         self.player = player
         self.reason = reason
 
     def __reduce__(self) -> tuple[type[PlayerFaultError], tuple[str, str]]:
-        """Rebuilt from its two fields: it crosses back from the worker process that ran the player."""
-        return (PlayerFaultError, (self.player, self.reason))
+        """Pickled as its two fields: a fault crosses from a worker process to the caller."""
+        return (type(self), (self.player, self.reason))
+
+
+class PlayerChoiceError(PlayerFaultError, TypeError):
+    """A player whose ``choose`` returned something that is no move: a fault like any other, and a
+    ``TypeError`` too, since the player's code is at fault, not the game."""
 
 
 __all__ = ["PlayerChoiceError", "PlayerFaultError", "PlayerSpecError", "WeightsError"]
