@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cassino.arena import ArenaConfig, InProcessExecutor, format_report, play_game, run_arena
-from cassino.game import forfeit_winner
 from cassino.arena.report import write_csv
 from cassino.arena.stats import pair_scores
+from cassino.game import forfeit_winner
 from cassino.moves import MoveCode
 from cassino.players import base, make_player
 from cassino.players.errors import PlayerFaultError

@@ -273,7 +273,24 @@ def cmd_serve(args: argparse.Namespace) -> None:
         extra["bot_workers"] = args.bot_workers
     if args.expire_after is not None:
         extra["expire_after"] = args.expire_after
+    if args.allow_bots is not None:
+        extra["programs"] = _programs(args)
     run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay, args.durable, **extra)
+
+
+def _programs(args: argparse.Namespace) -> Any:
+    """The folder of bot programs ``--allow-bots`` names, with their limits, checked before the
+    server starts (a ``web.programs.Programs``)."""
+    from ..web.programs import Programs
+
+    folder: Path = args.allow_bots
+    if not folder.is_dir():
+        raise CliError(f"--allow-bots must name a folder of bot programs, and {folder} is none")
+    if not args.bot_time > 0:
+        raise CliError(f"--bot-time must be more than 0 seconds, got {args.bot_time:g}")
+    if args.bot_memory < 16:
+        raise CliError(f"--bot-memory must be at least 16 MiB, got {args.bot_memory}")
+    return Programs(folder.resolve(), seconds=args.bot_time, memory=args.bot_memory)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -386,6 +403,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help="abandon a game nobody has moved in for this long (default 259200: 3 days)",
+    )
+    p.add_argument(
+        "--allow-bots",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="let a game's creator seat the bot programs of this folder (bot:FILE; docs/bots.md), each run "
+        "in a process of its own under --bot-time and --bot-memory",
+    )
+    p.add_argument(
+        "--bot-time", type=float, default=2.0, metavar="SECONDS", help="wall clock a bot program has for a move (2)"
+    )
+    p.add_argument(
+        "--bot-memory", type=int, default=512, metavar="MIB", help="memory a bot program may use, in MiB (512)"
     )
     p.add_argument(
         "--no-rate-limits",

@@ -47,6 +47,7 @@ from .limits import (
 )
 from .model import LiveGame
 from .payloads import encode, state_payload
+from .programs import Programs
 from .requests import bot_player, rules_of_request, watch_link
 from .service import EXPIRE_AFTER, GameService
 from .store import Store, database_url
@@ -245,6 +246,7 @@ def create_app(
     rate_limits: bool = True,
     expire_after: float = EXPIRE_AFTER,
     bot_workers: int = 0,
+    programs: Programs | None = None,
 ) -> FastAPI:
     """The app over a database URL (SQLite in ``data_dir`` by default) or a given store. Pages of
     ``allowed_origins`` (default: ``CASSINO_ALLOWED_ORIGINS``, comma-separated, e.g.
@@ -252,13 +254,18 @@ def create_app(
     each client (by its address) may create games and move at the service's rates only; off, for
     load benchmarks and tests that play hundreds of games from one address. Games with no move for
     ``expire_after`` seconds are abandoned. Computer players and coaches think in ``bot_workers``
-    worker processes (0: in threads of this process, as tests do)."""
+    worker processes (0: in threads of this process, as tests do). ``programs``: the folder of bot
+    programs a seat may name (``--allow-bots``), each run in a process of its own under limits."""
     if allowed_origins is None:
         allowed_origins = os.environ.get("CASSINO_ALLOWED_ORIGINS", "").split(",")
     origins = {o.strip().lower().rstrip("/") for o in allowed_origins if o.strip()}
     the_store = store or Store(database_url(database, data_dir))
     service = GameService(
-        the_store, bot_delay=bot_delay, expire_after=expire_after, thinkers=Thinkers(workers=bot_workers)
+        the_store,
+        bot_delay=bot_delay,
+        expire_after=expire_after,
+        thinkers=Thinkers(workers=bot_workers),
+        programs=programs,
     )
 
     def client_of(connection: Request | WebSocket) -> str:
@@ -326,7 +333,12 @@ def create_app(
 
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
-        return config()
+        offered = config()
+        if programs is not None:
+            offered["players"] += [
+                {"name": name, "label": name, "about": "lobby.program_about"} for name in programs.names()
+            ]
+        return offered
 
     @app.get("/api/lessons")
     async def get_lessons(request: Request) -> dict[str, Any]:
@@ -551,6 +563,7 @@ def run_server(
     bot_workers: int = DEFAULT_WORKERS,
     expire_after: float = EXPIRE_AFTER,
     rate_limits: bool = True,
+    programs: Programs | None = None,
 ) -> None:
     """``cassino serve``: the app under uvicorn, printing where to open it once it has the port (a
     taken port is a one-line ``ListenError``, before any address is printed)."""
@@ -559,7 +572,12 @@ def run_server(
     listener = listen(host, port)
     store = Store(database_url(database, data_dir), durable=durable)
     app = create_app(
-        store=store, bot_delay=bot_delay, bot_workers=bot_workers, expire_after=expire_after, rate_limits=rate_limits
+        store=store,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        expire_after=expire_after,
+        rate_limits=rate_limits,
+        programs=programs,
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"cassino: open http://{shown}:{port}/ to play (games stored in {store.describe()})", flush=True)

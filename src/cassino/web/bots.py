@@ -15,10 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..moves import MoveCode
+from ..players.errors import PlayerFaultError
 from ..table import BotTurn
 from . import thinking
 from .errors import ServiceError
 from .model import LiveGame
+from .programs import PREFIX, Programs, think_program
 from .thinking import Thinkers
 
 log = logging.getLogger("cassino.web")
@@ -53,9 +55,13 @@ class Background:
         thinkers: Thinkers,
         commit: Callable[[LiveGame, int, MoveCode], None],
         end_count: Callable[[LiveGame], None],
+        forfeit: Callable[[LiveGame, int, str], None],
         bot_delay: float,
+        programs: Programs | None = None,
     ) -> None:
+        self.programs = programs
         self.games, self.thinkers, self.commit, self.end_count = games, thinkers, commit, end_count
+        self.forfeit = forfeit
         self.bot_delay = bot_delay
 
     def resume(self, live: LiveGame) -> None:
@@ -75,6 +81,9 @@ class Background:
     async def _think(self, live: LiveGame, turn: BotTurn) -> MoveCode:
         if turn.spec in FAST_BOTS:
             return live.bot_move(turn)
+        seed = thinking.move_seed(turn.seed, turn.ply)
+        if turn.spec.startswith(PREFIX) and self.programs is not None:
+            return await self.thinkers.run(think_program, self.programs, turn.spec, seed, turn.view)
         return await self.thinkers.run(thinking.think, turn.spec, turn.seed, turn.ply, turn.view)
 
     async def _run_bots(self, live: LiveGame) -> None:
@@ -85,6 +94,10 @@ class Background:
                 return
             try:
                 code = await self._think(live, turn)
+            except PlayerFaultError as fault:  # its program hung, crashed or answered no legal move
+                if live.epoch == turn.epoch and self.games.get(live.id) is live:
+                    self.forfeit(live, turn.seat, fault.reason)
+                return
             except Exception:
                 log.exception("game %s: computer player in seat %d failed", live.id, turn.seat)
                 return
@@ -95,6 +108,9 @@ class Background:
             except ServiceError as exc:
                 if exc.status == 409:  # another process stored this turn first: this copy caught up
                     continue
+                if exc.status == 400:  # the move is no legal move here: the player is at fault
+                    self.forfeit(live, turn.seat, f"it answered an illegal move: {exc.message}")
+                    return
                 log.error("game %s: computer player in seat %d: %s", live.id, turn.seat, exc.message)
                 return
 

@@ -130,6 +130,12 @@ def _next_deal(live: LiveGame) -> dict[str, Any] | None:
     return {"hand": deal.hand, "commitment": deal.commitment, "contributed": sorted(deal.contributions)}
 
 
+def _forfeit(live: LiveGame) -> dict[str, Any] | None:
+    """The seat that forfeited the game and why (its program hung, crashed or answered no legal move)."""
+    done = live.game.forfeited
+    return None if done is None else {"seat": done.seat, "reason": done.reason}
+
+
 def public_payload(live: LiveGame) -> dict[str, Any]:
     """What everyone may see, a spectator's payload: no hand, no legal moves. During the count
     between hands (``phase``) the table is already the next hand's, but nothing may be played."""
@@ -149,6 +155,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "waiting_for": live.waiting_for,
         "next_deadline": live.deadline,
         "winner": live.game.winner,
+        "forfeit": _forfeit(live),
         "scores": view.scores,
         "hand_number": live.hand_number,
         "deal": state.deal_number(),

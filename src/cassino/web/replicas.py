@@ -18,6 +18,7 @@ from ..table import Seat, TableError
 from .errors import ServiceError
 from .fair import parse_deck
 from .model import Dealer, LiveGame, NextDeal
+from .programs import Programs
 from .requests import bot_player
 from .schema import StoredGame
 from .store import Store, StoreError
@@ -35,8 +36,10 @@ class Replicas:
         games: dict[str, LiveGame],
         clock: Callable[[], float],
         changed: Callable[[LiveGame], None],
+        programs: Programs | None = None,
     ) -> None:
         self.store, self.games, self.clock, self.on_changed = store, games, clock, changed
+        self.programs = programs
 
     def load(self, game_id: str) -> LiveGame:
         """The stored game, rebuilt and kept; 404 when there is none."""
@@ -61,7 +64,7 @@ class Replicas:
             seat = Seat(s.seat, s.kind, s.name, bot=s.bot, seed=s.bot_seed, holder=s.token_hash)
             if s.kind == "bot":
                 try:
-                    seat.player = bot_player(s.bot, s.bot_seed)
+                    seat.player = bot_player(s.bot, s.bot_seed, self.programs)
                 except ServiceError:  # seated before the limits: shown, never played on
                     refused = f"its computer player {s.bot!r} no longer sits at a table"
             seats.append(seat)
@@ -81,6 +84,8 @@ class Replicas:
             live.replay((row.seat, parse_code(row.move)) for row in stored.moves)
         except ValueError as exc:
             raise RuntimeError(f"game {stored.id}: {exc}") from None
+        if stored.forfeit is not None and not live.over:
+            live.forfeit(*stored.forfeit)
         live.last_move = self.clock() if stored.last_move is None else stored.last_move
         live.abandoned = "" if live.over else refused
         live.contributions = {h: dict(c) for h, c in stored.contributions.items() if h < number}

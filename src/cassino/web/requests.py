@@ -33,6 +33,7 @@ from ..table import (
 )
 from .errors import ServiceError
 from .fair import is_value
+from .programs import PREFIX, Programs
 from .schema import SeatRow
 
 MAX_NAME = 40
@@ -98,10 +99,16 @@ def rules_of_request(body: dict[str, Any]) -> Rules:
         raise ServiceError(400, str(exc)) from None
 
 
-def bot_player(spec: str, seed: int) -> Player:
-    """A computer player for a seat: one of ``TABLE_BOTS`` by its plain name. Settings are refused,
-    since they would let a client choose how long the server thinks (or feed it nonsense), and so
-    are unknown players and any that would see hidden cards; the refusal names the allowed ones."""
+def bot_player(spec: str, seed: int, programs: Programs | None = None) -> Player:
+    """A computer player for a seat: one of ``TABLE_BOTS`` by its plain name, or a bot program of
+    the server's folder (``bot:FILE``) when it was started with one (``programs``). Settings are
+    refused, since they would let a client choose how long the server thinks (or feed it
+    nonsense), and so are unknown players and any that would see hidden cards; the refusal names
+    the allowed ones."""
+    if spec.startswith(PREFIX):
+        if programs is None:
+            raise ServiceError(400, f"{spec!r} names a bot program, and this server runs none (see --allow-bots)")
+        return programs.player(spec, seed)
     name, _, settings = spec.partition(":")
     if name in TABLE_BOTS and not settings:
         return make_player(name, seed)
@@ -138,9 +145,10 @@ def seat_specs(body: dict[str, Any], rules: Rules) -> list[Any]:
     return seats_in
 
 
-def seats_of_request(seats_in: list[Any]) -> NewSeats:
+def seats_of_request(seats_in: list[Any], programs: Programs | None = None) -> NewSeats:
     """The seats of a create request (``seat_specs``): the first person's seat is the creator's,
-    every other person's gets an invitation."""
+    every other person's gets an invitation; a computer seat may name a bot program of the
+    server's folder, if it has one (``programs``)."""
     out = NewSeats()
     for i, spec in enumerate(seats_in):
         if not isinstance(spec, dict):
@@ -163,7 +171,7 @@ def seats_of_request(seats_in: list[Any]) -> NewSeats:
             if not isinstance(bot, str) or not bot or len(bot) > 128:
                 raise ServiceError(400, f"seats[{i}].bot must name a computer player, e.g. 'greedy'")
             seed = secrets.randbelow(2**31)
-            player = bot_player(bot, seed)
+            player = bot_player(bot, seed, programs)
             name = check_name(spec.get("name"), f"seats[{i}].name", f"{bot} ({i})")
             out.seats.append(Seat.computer(i, bot, seed, name, player))
             out.rows.append(SeatRow(i, "bot", name, bot=bot, bot_seed=seed))

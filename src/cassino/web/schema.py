@@ -2,7 +2,7 @@
 
 A game's position is never stored: it is rebuilt by replaying the stored moves on the stored decks.
 Seat tokens and invitations are stored only as SHA-256 hashes. Tables added after the first release
-(settings, invitations, activity, the count's presses, seeds, contributions, tickets) are new tables,
+(settings, invitations, activity, the count's presses, seeds, contributions, tickets, forfeits) are new tables,
 so ``create_all`` adds them to an existing database; a game without a settings row is listed and
 has no count timer, as games were before, and one without an activity row has no known last move
 (it starts counting towards its expiry when it is loaded).
@@ -16,6 +16,9 @@ from typing import Any
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
+
+MAX_REASON = 300
+"""The longest forfeit reason kept (a program's error output is cut to fit)."""
 
 games_table = Table(
     "cassino_games",
@@ -110,6 +113,15 @@ contributions_table = Table(
     Column("value", String(64), nullable=False),
 )
 """Each person's contribution to a hand's deck, taken until the hand is dealt."""
+forfeits_table = Table(
+    "cassino_forfeits",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("reason", String(MAX_REASON), nullable=False),
+)
+"""The seat that could not go on (its program hung, crashed or answered no legal move) and why: the
+game is over, its side lost (``Game.forfeit``)."""
 tickets_table = Table(
     "cassino_deal_tickets",
     metadata,
@@ -190,6 +202,8 @@ class StoredGame:
     """The server's seed of each hand dealt or committed (``fair.SCHEME``), by hand."""
     contributions: dict[int, dict[int, str]] = field(default_factory=dict)
     """The people's contributions, by hand then seat."""
+    forfeit: tuple[int, str] | None = None
+    """The seat that forfeited the game and why, if one did."""
 
 
 @dataclass(frozen=True, slots=True)

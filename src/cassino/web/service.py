@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..game import forfeit_winner
 from ..moves import MoveCode, MoveError, format_code, parse_code
 from ..record import record_of_game, write_record
 from ..table import CountEnded, CountStarted, Dealt
@@ -35,6 +36,7 @@ from .limits import CREATE_RATE, MOVE_RATE, Rate, RateLimit, duration
 from .model import Dealer, LiveGame, NextDeal, Subscriber
 from .notify import Listener
 from .payloads import encode, public_payload, replay_frames, state_payload
+from .programs import Programs
 from .replicas import Replicas
 from .requests import (
     CLAIM_FIELDS,
@@ -50,7 +52,7 @@ from .requests import (
     token_hash,
     watch_link,
 )
-from .schema import HandRow, InviteRow, MoveRow
+from .schema import MAX_REASON, HandRow, InviteRow, MoveRow
 from .store import StaleDealError, StaleGameError, Store, StoreError
 from .thinking import Thinkers
 
@@ -72,10 +74,13 @@ class GameService:
         move_rate: Rate = MOVE_RATE,
         clock: Callable[[], float] = time.time,
         thinkers: Thinkers | None = None,
+        programs: Programs | None = None,
     ) -> None:
         """``expire_after``: seconds without a move before a game is abandoned; the rates: each
         client's token buckets for new games and for moves; ``clock``: epoch seconds (tests fake it);
-        ``thinkers``: where computer players and coaches search (default: threads of this process)."""
+        ``thinkers``: where computer players and coaches search (default: threads of this process);
+        ``programs``: the bot programs a seat may name (``--allow-bots``; None: none)."""
+        self.programs = programs
         self.store = store
         self.thinkers = thinkers or Thinkers(workers=0)
         self.expire_after = expire_after
@@ -87,8 +92,10 @@ class GameService:
         self.on_change: Callable[[LiveGame], None] | None = None
         """Called after each committed move or undo (tests use it to watch the game move)."""
         self.listener: Listener | None = None
-        self.background = Background(self.games, self.thinkers, self.commit, self.end_count, bot_delay)
-        self.replicas = Replicas(store, self.games, clock, self._moved)
+        self.background = Background(
+            self.games, self.thinkers, self.commit, self.end_count, self.forfeit, bot_delay, programs
+        )
+        self.replicas = Replicas(store, self.games, clock, self._moved, programs)
         self.deals = Deals(store, clock, self.deal_limit, self.replicas.moved_elsewhere)
         self.coaching = Coaching(self.asker, self.thinkers)
 
@@ -116,7 +123,7 @@ class GameService:
         seats_in = seat_specs(body, rules)
         next_after = next_after_of_request(body)
         listed_in = listed_of_request(body)
-        new = seats_of_request(seats_in)
+        new = seats_of_request(seats_in, self.programs)
         listed = listed_in if listed_in is not None else len(new.tokens) + len(new.invites) <= 1
         game_id = secrets.token_hex(8)
         now = self.clock()
@@ -303,6 +310,26 @@ class GameService:
             raise ServiceError(503, "the move could not be saved, so it was not made: try again") from None
         live.last_move = now
         self.deals.dealt(live, new)
+        self._changed(live)
+
+    def forfeit(self, live: LiveGame, seat: int, reason: str) -> None:
+        """A computer player that could not go on (its program hung, crashed or answered no legal
+        move) forfeits the game: stored first, then the table ends and the watchers hear why. A
+        game another process moved or ended meanwhile is read again instead (its player is asked
+        again there, if it is still to move)."""
+        if live.over or live.abandoned:
+            return
+        reason = reason[:MAX_REASON]
+        try:
+            self.store.forfeit(live.id, live.ply, seat, reason, forfeit_winner(live.rules, live.game.scores, seat))
+        except StaleGameError:
+            self.replicas.moved_elsewhere(live)
+            return
+        except StoreError as exc:
+            log.error("%s", exc)
+            live.stale = True
+            return
+        live.forfeit(seat, reason)
         self._changed(live)
 
     def _changed(self, live: LiveGame) -> None:

@@ -50,6 +50,7 @@ from .errors import StaleGameError as StaleGameError
 from .errors import StoreError as StoreError
 from .notify import CHANNEL, Listener
 from .schema import (
+    MAX_REASON,
     TICKET_SECONDS,
     HandRow,
     InviteRow,
@@ -60,6 +61,7 @@ from .schema import (
     StoredGame,
     activity_table,
     contributions_table,
+    forfeits_table,
     games_table,
     hands_table,
     invites_table,
@@ -354,6 +356,30 @@ class Store:
         except Exception as exc:
             raise StoreError(f"game {game_id}: the database refused seat {seat}'s press of next: {exc}") from exc
 
+    def forfeit(self, game_id: str, ply: int, seat: int, reason: str, winner: int) -> None:
+        """End the game at ``ply``: ``seat`` forfeited it (why: ``reason``) and side ``winner``
+        won. StaleGameError when the game is no longer at ``ply`` or already over (another process
+        moved or ended it first); StoreError if refused."""
+        try:
+            conn = self._write_connection()
+            with conn.begin():
+                done = conn.execute(
+                    update(games_table)
+                    .where(games_table.c.id == game_id, games_table.c.moves == ply, games_table.c.status == "playing")
+                    .values(status="over", winner=winner)
+                )
+                if done.rowcount != 1:
+                    raise StaleGameError(
+                        f"game {game_id}: it is no longer at move {ply}, so the forfeit was not stored"
+                    )
+                conn.execute(insert(forfeits_table), {"game_id": game_id, "seat": seat, "reason": reason[:MAX_REASON]})
+                self._notify(conn, game_id, "reset")
+        except StoreError:
+            raise
+        except Exception as exc:
+            self._drop_writer()
+            raise StoreError(f"game {game_id}: the database refused seat {seat}'s forfeit: {exc}") from exc
+
     def undo_moves(self, game_id: str, keep: int, ply_now: int) -> None:
         """Delete the moves from ply ``keep`` on (the game must be at ``ply_now``); StoreError if
         refused. Only moves of the hand in play are taken back, so no deck is ever deleted."""
@@ -485,6 +511,8 @@ class Store:
             given = conn.execute(select(contributions_table).where(contributions_table.c.game_id == game_id))
             for r in given:
                 game.contributions.setdefault(int(r.hand), {})[int(r.seat)] = str(r.value)
+            lost = conn.execute(select(forfeits_table).where(forfeits_table.c.game_id == game_id)).first()
+            game.forfeit = None if lost is None else (int(lost.seat), str(lost.reason))
         return game
 
     def progress(self, game_id: str, ply: int) -> Progress:

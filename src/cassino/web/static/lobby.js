@@ -12,6 +12,9 @@ import { connect } from "./connection.js";
 import { closeCoach } from "./learning.js";
 
 /** What the lobby offers (fetched once: the page's languages come from it too). */
+/** The catalogue key of what a computer player is like: the server names it for a bot program. */
+const aboutKey = (config, name) => config.players.find((p) => p.name === name)?.about || `player.${name}.about`;
+
 export async function loadConfig() {
   state.config = state.config || (await (await fetch("/api/config")).json());
   return state.config;
@@ -101,7 +104,7 @@ function renderSeatRows() {
       const about = el("span", { class: "about bot-about" });
       const sync = () => {
         bot.hidden = kind.value !== "bot";
-        about.textContent = kind.value === "bot" ? t(`player.${bot.value}.about`) : t("lobby.person_about");
+        about.textContent = kind.value === "bot" ? t(aboutKey(config, bot.value)) : t("lobby.person_about");
         name.placeholder = kind.value === "bot" ? playerName(bot.value) : t("lobby.name");
         $("people-settings").hidden = !box.querySelector("select[name^=kind] option[value=human]:checked");
       };

@@ -26,6 +26,9 @@ export function renderSide() {
     const scoresText = st.scores.join(" : ");
     $("over-title").textContent = t("over.title", { name: sideName(st.winner), scores: scoresText });
   }
+  const forfeit = $("over-forfeit");
+  forfeit.hidden = !st.forfeit;
+  if (st.forfeit) forfeit.textContent = t("over.forfeit", { name: seatName(st.forfeit.seat), reason: st.forfeit.reason });
   renderFair();
 }
 
