@@ -3,8 +3,11 @@ events, the terminal's summary, and the record that keeps it."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TextIO, cast
 
 import pytest
@@ -150,3 +153,36 @@ def test_the_terminal_says_who_forfeited_and_why(broken_player: str) -> None:
     assert winner == 0
     assert "Computer (seat 1, broken) forfeited the game: exited with status 1: no such file." in text
     assert "You win!" in text
+
+
+EXAMPLE_BOT = Path(__file__).resolve().parent.parent / "examples" / "bots" / "first.sh"
+
+
+def _play(tmp_path: Path, opponent: str) -> str:
+    """``cassino play --plain`` against ``opponent``, answering 1 to every prompt."""
+    from cassino.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        stdin, sys.stdin = sys.stdin, io.StringIO("1\n" * 400)
+        try:
+            main(["play", "--plain", "--seed", "3", "--opponent", opponent, "--save-dir", str(tmp_path)])
+        finally:
+            sys.stdin = stdin
+    return out.getvalue()
+
+
+def test_a_bot_program_plays_at_the_terminal(tmp_path: Path) -> None:
+    text = _play(tmp_path, f"bot:{EXAMPLE_BOT}")
+    assert "Game over after " in text and "forfeited" not in text
+    (saved,) = tmp_path.iterdir()
+    assert check_record(saved.read_text()).forfeited is None
+
+
+def test_a_bot_program_that_fails_at_the_terminal_forfeits(tmp_path: Path) -> None:
+    text = _play(tmp_path, "bot:/bin/false")
+    assert "Computer (seat 1, bot:/bin/false) forfeited the game: exited with status 1." in text
+    assert "You win!" in text
+    (saved,) = tmp_path.iterdir()
+    game = check_record(saved.read_text())
+    assert game.forfeited == Forfeit(1, 0, "exited with status 1") and game.state.moves_played == 0

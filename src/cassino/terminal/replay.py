@@ -101,6 +101,8 @@ class Replay:
         """The end: who won and that every move replayed."""
         game = self.game
         winner = f"{side_name(self.rules, self.names, game.winner)} wins" if game.over else "unfinished"
+        if game.forfeited is not None:
+            winner += f" (seat {game.forfeited.seat} forfeited: {game.forfeited.reason})"
         self.say(f"\nResult: {winner}; scores {self.scores_text(game.scores)}. Every move replayed legally.")
 
     def target(self, text: str, step: int) -> int | str:
@@ -193,5 +195,7 @@ def run_check(paths: list[Path], out: TextIO | None = None) -> int:
             continue
         moves = sum(len(h.moves) for h in record.hands)
         result = f"side {game.winner} won" if game.over else "unfinished"
+        if game.forfeited is not None:
+            result += f" (seat {game.forfeited.seat} forfeited)"
         print(f"{path}: ok: {len(record.hands)} hand(s), {moves} moves, {result}, scores {list(game.scores)}", file=out)
     return bad
