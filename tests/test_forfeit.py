@@ -186,3 +186,12 @@ def test_a_bot_program_that_fails_at_the_terminal_forfeits(tmp_path: Path) -> No
     (saved,) = tmp_path.iterdir()
     game = check_record(saved.read_text())
     assert game.forfeited == Forfeit(1, 0, "exited with status 1") and game.state.moves_played == 0
+
+
+def test_the_terminal_stops_a_bot_program_when_the_game_ends() -> None:
+    session = Session(make_rules("classic", target=11), seed=8, opponent=f"bot:{EXAMPLE_BOT}")
+    player = session.table.seats[1].player
+    winner = run_plain(session, io.StringIO(), cast(TextIO, io.StringIO("1\n" * 400)))
+    assert winner in (0, 1) and session.over
+    assert player is not None and player.bot_name == "first.sh"  # it was started, and said its name
+    assert not player.running

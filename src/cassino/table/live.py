@@ -19,7 +19,7 @@ from ..cards import FULL_DECK, SPADES_MASK, Card, CardMask
 from ..errors import IllegalMoveError, MoveError
 from ..game import DeckSource, Game, last_move_index, undo_refusal
 from ..moves import CAPTURE, MoveCode, code_cards, code_kind
-from ..players.base import decide
+from ..players.base import close_player, decide
 from ..players.errors import PlayerFaultError
 from ..rules import Rules
 from ..state import State
@@ -463,6 +463,13 @@ class Table:
         self.counting, self.ready, self.deadline = False, set(), None
         self.epoch += 1
         return [Forfeited(seat, reason), GameOver(done.winner, self.game.scores)]
+
+    def close_players(self) -> None:
+        """Release what the computer players hold (a bot program's process): for a front end whose
+        game is over or left. A player asked again later starts afresh."""
+        for seat in self.seats:
+            if seat.player is not None:
+                close_player(seat.player)
 
     # ------------------------------------------------------------------ copies of the same game
     def adopt(self, fresh: Table) -> None:

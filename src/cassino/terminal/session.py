@@ -100,9 +100,11 @@ class Session:
         return next(((e.seat, e.code) for e in events if isinstance(e, Moved)), None)
 
     def _after(self, events: Sequence[Event]) -> None:
-        """Save the record when the game ends."""
-        if self.save_dir is not None and any(isinstance(e, GameOver) for e in events):
-            self.save()
+        """When the game ends: stop the computer players' programs, and save the record."""
+        if any(isinstance(e, GameOver) for e in events):
+            self.table.close_players()
+            if self.save_dir is not None:
+                self.save()
 
     def undo(self, seat: int) -> list[tuple[int, MoveCode]]:
         """Take back ``seat``'s last move and every computer move after it; returns them as (seat,
