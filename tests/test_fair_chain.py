@@ -485,6 +485,13 @@ JUNK: list[tuple[bytes, str]] = [
     ),
     (b"[" * 100_000, "the JSON is nested too deeply to read: a game's record is five levels deep"),
     (b"[]", "bad record file: expected an object (GET /api/games/ID/record), got []"),
+    (b'[true, "x"]', 'bad record file: expected an object (GET /api/games/ID/record), got [true, "x"]'),
+    (
+        GAME["record"].encode(),
+        "this is a game record in text (a terminal game's, or the record field of a web game's file): check it "
+        "with: cassino record check FILE; cassino verify takes the JSON a web game's record link gives "
+        "(GET /api/games/ID/record)",
+    ),
     (
         json.dumps({**GAME, "hands": []}).encode(),
         "bad record file: hands is empty: a finished game has at least one hand",

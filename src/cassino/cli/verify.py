@@ -121,6 +121,10 @@ def _hand(data: Any, where: str) -> FileHand:
     )
 
 
+_RECORD_TAG = re.compile(r'\[\s*[A-Za-z][A-Za-z0-9_]*\s+"')
+"""How a game record in text begins (``[Event "Casual game"]``), which no JSON does."""
+
+
 def read_game_file(path: str) -> GameFile:
     """The file at ``path`` (``-``: standard input) as a ``GameFile``; CliError naming what is
     wrong when it cannot be read, is not JSON or is not of the shape of a game's record."""
@@ -129,6 +133,12 @@ def read_game_file(path: str) -> GameFile:
     except OSError as exc:
         source = "standard input" if path == "-" else excerpt(path, limit=PATH_CHARS)
         raise CliError(f"cannot read {source}: {exc.strerror}") from None
+    if _RECORD_TAG.match(text.lstrip("\ufeff \t\r\n")):  # a text record's first tag: [Event "..."]
+        raise CliError(
+            "this is a game record in text (a terminal game's, or the record field of a web game's file): "
+            "check it with: cassino record check FILE; cassino verify takes the JSON a web game's "
+            "record link gives (GET /api/games/ID/record)"
+        )
     too_deep = "the JSON is nested too deeply to read: a game's record is five levels deep"
     data = load_json(text, CliError, "not valid JSON", too_deep)
     if not isinstance(data, dict):
