@@ -223,9 +223,8 @@ CALLS: dict[str, Call] = {
         d(st.sampled_from([Rules(), make_rules("royal", players=3)])), d(ints), d(st.integers(-3, 5))
     ),
     "State.root": lambda d: _state(d).root(),
-    "State.history": lambda d: _state(d).history(),
+    "State.history": lambda d: _state(d).history,
     "State.movers": lambda d: _state(d).movers(),
-    "State.seat_moves": lambda d: _state(d).seat_moves(),
     "State.deal_number": lambda d: _state(d).deal_number(),
     "State.legal_codes": lambda d: _state(d).legal_codes(),
     "State.iter_legal_codes": lambda d: _drained(_state(d).iter_legal_codes()),

@@ -145,7 +145,7 @@ class Game:
 
     def moves(self) -> list[list[MoveCode]]:
         """The moves of every hand so far, in order."""
-        return [h.history() for h in self.hands]
+        return [list(h.move_stack) for h in self.hands]
 
 
 def last_move_index(state: State, seat: int) -> int | None:

@@ -112,7 +112,7 @@ def _view(
         sweeps=state.sweeps,
         last_capturer=state.last_capturer,
         scores=state.scores,
-        history=state.seat_moves() if history is None else history,
+        history=state.history if history is None else history,
         legal=legal,
     )
 
