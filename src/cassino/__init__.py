@@ -10,6 +10,7 @@ from .native import COMPILED  # first: it decides whether the engine's compiled 
 
 # isort: split
 from .cards import Card, CardMask, card_name, parse_card
+from .cardset import CardSet
 from .errors import (
     ArgumentError,
     CardError,
@@ -44,6 +45,7 @@ __all__ = [
     "Card",
     "CardError",
     "CardMask",
+    "CardSet",
     "CassinoError",
     "DeckError",
     "Game",

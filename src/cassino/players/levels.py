@@ -55,7 +55,7 @@ def sweeps(view: View, code: MoveCode) -> bool:
     """True when a capture clears the table: nobody misses a sweep."""
     if code_kind(code) != CAPTURE:
         return False
-    loose, builds = table_after(code, view.loose, view.builds, view.seat)
+    loose, builds = table_after(code, int(view.loose), view.builds, view.seat)
     return not loose and not builds
 
 
