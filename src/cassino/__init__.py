@@ -26,7 +26,7 @@ from .errors import (
     SeatError,
     UndoError,
 )
-from .game import Game
+from .game import Game, Outcome
 from .moves import Move
 from .notation import position_from_json, position_from_line, position_to_json, position_to_line
 from .perft import perft
@@ -55,6 +55,7 @@ __all__ = [
     "MoveError",
     "MoveTypeError",
     "NextHandError",
+    "Outcome",
     "PositionError",
     "RecordError",
     "Rules",

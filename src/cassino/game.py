@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from .cards import Card, shuffled_deck
@@ -15,6 +16,20 @@ from .state import MoveLike, State
 
 DeckSource: TypeAlias = Callable[[], Sequence[Card]]
 """Where a game's decks come from once the given ones are dealt: called once per new hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended (``Game.outcome()``, as python-chess's ``board.outcome()``): one
+    value to keep or compare once the game is over, where ``winner`` and ``scores`` go on changing
+    with the game, and ``winner`` is -1 until then."""
+
+    winner: int
+    """The winning side (a seat, or a team of seats ``s`` with ``rules.side_of(s)`` under partnerships)."""
+    scores: tuple[int, ...]
+    """The final game points of each side."""
+    hands: int
+    """How many hands were played."""
 
 
 class Game:
@@ -85,8 +100,23 @@ class Game:
 
     @property
     def winner(self) -> int:
-        """The winning side, or -1 while the game goes on."""
+        """The winning side, or -1 while the game goes on (``outcome()`` is None until then)."""
         return self.state.winner
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on.
+
+        >>> game = Game(seed=1)
+        >>> game.outcome() is None
+        True
+        >>> while not game.over:
+        ...     game.play(game.legal_moves()[0])
+        >>> game.outcome()
+        Outcome(winner=0, scores=(27, 10), hands=3)
+        """
+        if not self.over:
+            return None
+        return Outcome(self.winner, self.scores, len(self.hands))
 
     @property
     def scores(self) -> tuple[int, ...]:
