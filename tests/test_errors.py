@@ -28,6 +28,7 @@ import cassino
 from cassino import (
     ArgumentError,
     CardError,
+    CardSet,
     CassinoError,
     DeckError,
     Game,
@@ -47,6 +48,7 @@ from cassino import (
     native,
     view_of,
 )
+from cassino.cards import FULL_DECK
 from cassino.notation import position_to_json
 from cassino.rules import OPTION_NAMES
 from strategies import positions, random_play, seeded_deck
@@ -123,6 +125,17 @@ def _finished_hand() -> State:
 
 FINISHED = _finished_hand()
 """A hand played to its end: its score, and a hand over before the next deal."""
+
+
+def _finished_game() -> Game:
+    game = Game(seed=1)
+    while not game.over:
+        game.play(game.legal_moves()[0])
+    return game
+
+
+WON = _finished_game()
+"""A game played until a side won: the one whose ``outcome()`` is no None."""
 RESULT = FINISHED.result
 assert RESULT is not None
 
@@ -173,6 +186,13 @@ CALLS: dict[str, Call] = {
     "parse_card": lambda d: cassino.parse_card(
         d(st.one_of(st.text(max_size=6), st.sampled_from(["10d", "Ts", "1", "Zz"])))
     ),
+    "CardSet": lambda d: (
+        d(anything())
+        in CardSet(
+            d(st.one_of(ints, json_values, move_texts, st.lists(st.one_of(ints, st.text(max_size=3)), max_size=5)))
+        )
+    ),
+    "CardSet.names": lambda d: CardSet(d(st.integers(0, FULL_DECK))).names(),
     "make_rules": lambda d: make_rules(
         d(st.one_of(st.sampled_from(list(cassino.PRESETS)), st.text(max_size=8))),
         **d(st.dictionaries(option_names, option_values, max_size=3)),
@@ -204,6 +224,7 @@ CALLS: dict[str, Call] = {
     "Game.winner": lambda d: _game(d).winner,
     "Game.scores": lambda d: _game(d).scores,
     "Game.hand_results": lambda d: _game(d).hand_results,
+    "Game.outcome": lambda d: (WON if d(st.booleans()) else _game(d)).outcome(),
     # State
     "State.new_hand": lambda d: State.new_hand(
         d(st.sampled_from([Rules(), make_rules(players=4, partnerships=True)])),
@@ -294,6 +315,7 @@ EXEMPT = {
     "Game.push": "State.push for a game: unchecked by design, as State.push",
     "View": "a record made by view_of (tried above), holding what it is given",
     "HandScore": "a record made by the count, holding what it is given",
+    "Outcome": "a record made by Game.outcome (tried above), holding what it is given",
     "Build": "a named tuple: a plain value, whatever it holds",
 }
 """Public callables not tried with bad arguments, and why."""
