@@ -18,7 +18,7 @@ def immediate_gain(view: View, code: MoveCode) -> float:
         got = taken | 1 << code_card(code)
         gain = got.bit_count() * 0.2 + (got & SPADES_MASK).bit_count() * 0.1
         gain += (got & ACES_MASK).bit_count() + 2 * (got >> BIG_CASINO & 1) + (got >> LITTLE_CASINO & 1)
-        left = view.loose & ~taken
+        left = int(view.loose) & ~taken  # an int: a CardSet's & is a Python call
         if not left and not any(not build.cards & taken for build in view.builds):
             gain += 1.0
         return gain
