@@ -37,8 +37,9 @@ class GreedyPlayer:
 
     def choose(self, view: View) -> MoveCode:
         """The legal move with the highest immediate gain."""
-        best = max(immediate_gain(view, c) for c in view.legal)
-        return self.rng.choice([c for c in view.legal if immediate_gain(view, c) == best])
+        gains = [immediate_gain(view, c) for c in view.legal]  # once each: the gains are the work
+        best = max(gains)
+        return self.rng.choice([c for c, gain in zip(view.legal, gains, strict=True) if gain == best])
 
 
 register("greedy", GreedyPlayer, {})

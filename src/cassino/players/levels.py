@@ -101,7 +101,7 @@ class FalliblePlayer:
         forgotten: CardMask = 0
         if self.forget:
             for pile in view.captured:
-                for card in cards_of(pile):
+                for card in cards_of(int(pile)):  # an int: a CardSet's operators are Python calls
                     if self.rng.random() < self.forget:
                         forgotten |= 1 << card
         if not forgotten:
