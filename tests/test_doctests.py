@@ -12,7 +12,14 @@ import importlib
 
 import pytest
 
-MODULES: tuple[str, ...] = ("cassino.cards", "cassino.moves", "cassino.rules", "cassino.game", "cassino.notation")
+MODULES: tuple[str, ...] = (
+    "cassino.cards",
+    "cassino.cardset",
+    "cassino.moves",
+    "cassino.rules",
+    "cassino.game",
+    "cassino.notation",
+)
 """The engine modules whose public API is shown by example in its docstrings."""
 
 NO_EXAMPLES_YET: frozenset[str] = frozenset()

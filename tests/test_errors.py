@@ -28,6 +28,7 @@ import cassino
 from cassino import (
     ArgumentError,
     CardError,
+    CardSet,
     CassinoError,
     DeckError,
     Game,
@@ -47,6 +48,7 @@ from cassino import (
     native,
     view_of,
 )
+from cassino.cards import FULL_DECK
 from cassino.notation import position_to_json
 from cassino.rules import OPTION_NAMES
 from strategies import positions, random_play, seeded_deck
@@ -123,6 +125,17 @@ def _finished_hand() -> State:
 
 FINISHED = _finished_hand()
 """A hand played to its end: its score, and a hand over before the next deal."""
+
+
+def _finished_game() -> Game:
+    game = Game(seed=1)
+    while not game.over:
+        game.play(game.legal_moves()[0])
+    return game
+
+
+WON = _finished_game()
+"""A game played until a side won: the one whose ``outcome()`` is no None."""
 RESULT = FINISHED.result
 assert RESULT is not None
 
@@ -173,6 +186,13 @@ CALLS: dict[str, Call] = {
     "parse_card": lambda d: cassino.parse_card(
         d(st.one_of(st.text(max_size=6), st.sampled_from(["10d", "Ts", "1", "Zz"])))
     ),
+    "CardSet": lambda d: (
+        d(anything())
+        in CardSet(
+            d(st.one_of(ints, json_values, move_texts, st.lists(st.one_of(ints, st.text(max_size=3)), max_size=5)))
+        )
+    ),
+    "CardSet.names": lambda d: CardSet(d(st.integers(0, FULL_DECK))).names(),
     "make_rules": lambda d: make_rules(
         d(st.one_of(st.sampled_from(list(cassino.PRESETS)), st.text(max_size=8))),
         **d(st.dictionaries(option_names, option_values, max_size=3)),
@@ -205,6 +225,7 @@ CALLS: dict[str, Call] = {
     "Game.scores": lambda d: _game(d).scores,
     "Game.hand_results": lambda d: _game(d).hand_results,
     "Game.forfeit": lambda d: _game(d).forfeit(d(ints), d(st.text(max_size=20))),
+    "Game.outcome": lambda d: (WON if d(st.booleans()) else _game(d)).outcome(),
     # State
     "State.new_hand": lambda d: State.new_hand(
         d(st.sampled_from([Rules(), make_rules(players=4, partnerships=True)])),
@@ -224,9 +245,8 @@ CALLS: dict[str, Call] = {
         d(st.sampled_from([Rules(), make_rules("royal", players=3)])), d(ints), d(st.integers(-3, 5))
     ),
     "State.root": lambda d: _state(d).root(),
-    "State.history": lambda d: _state(d).history(),
+    "State.history": lambda d: _state(d).history,
     "State.movers": lambda d: _state(d).movers(),
-    "State.seat_moves": lambda d: _state(d).seat_moves(),
     "State.deal_number": lambda d: _state(d).deal_number(),
     "State.legal_codes": lambda d: _state(d).legal_codes(),
     "State.iter_legal_codes": lambda d: _drained(_state(d).iter_legal_codes()),
@@ -297,6 +317,7 @@ EXEMPT = {
     "View": "a record made by view_of (tried above), holding what it is given",
     "HandScore": "a record made by the count, holding what it is given",
     "Forfeit": "a record made by Game.forfeit (tried above), holding what it is given",
+    "Outcome": "a record made by Game.outcome (tried above), holding what it is given",
     "Build": "a named tuple: a plain value, whatever it holds",
 }
 """Public callables not tried with bad arguments, and why."""

@@ -220,7 +220,7 @@ def made_game(
     tags = {"Event": "Web game", "Site": "cassino serve", "Date": "2026.01.02"}
     hands = []
     for number, (state, deck, deal) in enumerate(zip(game.hands, game.decks, deals, strict=True), 1):
-        moves = [{"seat": s, "move": format_code(c)} for s, c in state.seat_moves()]
+        moves = [{"seat": s, "move": format_code(c)} for s, c in state.history]
         hands.append(
             {
                 "game": game_id,

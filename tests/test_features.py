@@ -92,7 +92,7 @@ def test_features_see_only_the_seat(deal: Deal) -> None:
         for seat in range(state.rules.players):
             mine = f.view_features(view_of(state, seat))
             assert all(0 <= i < f.CARD_INPUTS for i in mine.active) and len(mine.dense) == len(f.DENSE_NAMES)
-            again = f.view_features(view_of(other_world(state, seat, rng), seat, state.seat_moves()))
+            again = f.view_features(view_of(other_world(state, seat, rng), seat, state.history))
             assert again == mine
         view = view_of(state, state.to_move)
         position, moves = f.decision_features(view)

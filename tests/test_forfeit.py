@@ -12,7 +12,7 @@ from typing import TextIO, cast
 
 import pytest
 
-from cassino import Forfeit, Game, GameOverError, IllegalMoveError, SeatError, UndoError, make_rules
+from cassino import Forfeit, Game, GameOverError, IllegalMoveError, Outcome, SeatError, UndoError, make_rules
 from cassino.game import forfeit_winner
 from cassino.players.base import _REGISTRY, register
 from cassino.players.errors import PlayerFaultError
@@ -80,6 +80,7 @@ def test_a_forfeited_game_is_over_and_stays_so() -> None:
     game.play(game.legal_moves()[0])
     assert game.forfeit(1, "timed out after 2.0 s") == Forfeit(1, 0, "timed out after 2.0 s")
     assert (game.over, game.winner, game.forfeited) == (True, 0, Forfeit(1, 0, "timed out after 2.0 s"))
+    assert game.outcome() == Outcome(0, (0, 0), 1, Forfeit(1, 0, "timed out after 2.0 s"))
     with pytest.raises(IllegalMoveError, match="seat 1 forfeited it"):
         game.play(game.legal_moves()[0])
     with pytest.raises(UndoError, match="seat 1 forfeited the game"):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cassino import Game, IllegalMoveError, Rules, UndoError, make_rules
+from cassino import Game, IllegalMoveError, Outcome, Rules, UndoError, make_rules
 from cassino.cards import CARD_NAMES, cards_of
 from cassino.moves import Move, format_code, parse_code
 from cassino.notation import position_from_json, position_to_json
@@ -87,6 +87,32 @@ def test_random_players_reach_a_winner(rules: Rules) -> None:
         assert (hand.winner >= 0) == (i == len(game.hands) - 1), "the game ends at the first decided hand"
     assert list(game.scores) == totals
     assert [r.points for r in game.hand_results] == [h.result.points for h in game.hands if h.result]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_the_outcome_is_none_until_a_side_wins_then_the_final_result(rules: Rules) -> None:
+    """``outcome()`` as python-chess's ``board.outcome()``: None at every move of the game, then the
+    winner, the final scores and the hands played; taking the last move back makes it None again."""
+    game = Game(rules, seed=2024)
+    rng = random.Random(1)
+    while not game.over:
+        assert game.outcome() is None and game.winner == -1
+        game.play(random_move(game, rng))
+    outcome = game.outcome()
+    assert outcome == Outcome(game.winner, game.scores, len(game.hands))
+    assert outcome is not None and 0 <= outcome.winner < rules.sides and outcome.scores[outcome.winner] >= rules.target
+    with pytest.raises(AttributeError):
+        outcome.winner = 0  # type: ignore[misc]
+    game.undo()
+    assert game.outcome() is None
+
+
+def test_the_outcome_of_a_seeded_game() -> None:
+    """Seed 1 played by the first legal move each time: seat 0 wins 27 to 10 after three hands."""
+    game = Game(seed=1)
+    while not game.over:
+        game.play(game.legal_moves()[0])
+    assert game.outcome() == Outcome(winner=0, scores=(27, 10), hands=3, forfeit=None)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)

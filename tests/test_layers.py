@@ -232,10 +232,10 @@ def test_the_walk_reports_each_forbidden_import_exactly() -> None:
         "src/cassino/record.py:8: from .cli.rules_args import ( add_rules_arguments, )  "
         "(cassino.record -> cassino.cli.rules_args): the engine imports nothing of the players or the apps",
     ]
-    in_web = imports_in("from ..arena.match import play_game\nfrom .model import LiveGame\n", "cassino.web", True, "w")
-    assert [i.target for i in in_web] == ["cassino.arena.match", "cassino.web.model"]
+    in_web = imports_in("from ..arena.game import play_game\nfrom .model import LiveGame\n", "cassino.web", True, "w")
+    assert [i.target for i in in_web] == ["cassino.arena.game", "cassino.web.model"]
     assert violations(in_web, packages) == [
-        "w:1: from ..arena.match import play_game  (cassino.web -> cassino.arena.match): "
+        "w:1: from ..arena.game import play_game  (cassino.web -> cassino.arena.game): "
         "an app imports no other app (only cli may)"
     ]
     in_players = imports_in("from ..terminal import session\n", "cassino.players.greedy", False, "p")

@@ -252,7 +252,7 @@ def test_numpy_integers_are_codes() -> None:
     code = state.legal_codes()[0]
     assert state.is_legal(np.int64(code))
     state.play(np.int64(code))
-    assert state.history() == [code]
+    assert state.move_stack == [code] and state.history == ((1, code),)  # the eldest, seat 1, moved
 
 
 GENERIC = {"trail_not_allowed", "capture_not_allowed"}

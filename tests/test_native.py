@@ -163,7 +163,7 @@ def test_engine_values_pickle_and_copy_compiled_or_not() -> None:
     state = game.state
     for again in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), copy.copy(state)):
         assert again is not state and position_to_json(again) == position_to_json(state)
-        assert again.history() == state.history()
+        assert again.history == state.history
         again.pop()
         assert again.moves_played == state.moves_played - 1 and state.moves_played == 5
     move = game.legal_moves()[0]

@@ -150,10 +150,10 @@ def test_a_whole_game_on_standard_input(
     worded = []
     for hand in game.hands:
         table = hand.root()
-        for s, c in hand.seat_moves():
+        for s, c in hand.history:
             worded.append((seats[s], CARDS.words(c, table, seat, seats.__getitem__)))
             table.push(c)
-    assert [(seats[s], c) for s, c in recorded] == [(seats[s], c) for hand in game.hands for s, c in hand.seat_moves()]
+    assert [(seats[s], c) for s, c in recorded] == [(seats[s], c) for hand in game.hands for s, c in hand.history]
     assert printed == worded
     assert len(person.answers) == sum(1 for s, _ in recorded if s == seat)
 
@@ -216,7 +216,7 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
     assert replies[8].startswith("not possible: ")
     assert replies[9].strip() == "not possible: in move '²': '²' is not one of the digits 0-9"  # no list number
     assert replies[10].strip() == "cannot undo: you have made no move in this hand to take back"
-    [(_, code)] = session.state.seat_moves()
+    [(_, code)] = session.state.history
     assert replies[11].splitlines() == ["Hand 1, 1 move so far:", f"  Computer: {CARDS.words(code)}"]
     assert replies[12].strip() == "Scores: You 0 - Computer 0"
     assert replies[13].splitlines() == ["Commands:", *(f"  {name:12} {meaning}" for name, meaning in COMMANDS)]
@@ -250,7 +250,7 @@ def test_moves_are_listed_and_typed_as_sentences() -> None:
     )
     assert replies[1].startswith("You: take 3♦ 6♥ with 9♥\nComputer: ")
     assert replies[2].startswith("You: trail 2♣\n")
-    mine = [format_code(c) for s, c in session.game.hands[0].seat_moves() if s == 0]
+    mine = [format_code(c) for s, c in session.game.hands[0].history if s == 0]
     assert mine == ["capture 9h 9: 3d 6h", "trail 2c"]
 
 
@@ -443,7 +443,7 @@ def test_undo_brings_back_the_position_before_my_move() -> None:
     assert len(taken) == 1 and re.fullmatch(
         r"Took back your move \((take|build|trail) .+\) and 1 computer move\.", taken[0]
     )
-    assert session.state.moves_played == 1 and session.state.seat_moves()[0][0] == 1
+    assert session.state.moves_played == 1 and session.state.history[0][0] == 1
 
 
 def test_undo_refuses_once_new_cards_came_from_the_stock() -> None:

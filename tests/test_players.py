@@ -9,7 +9,7 @@ import random
 import pytest
 
 from cassino import native
-from cassino.arena.match import play_game
+from cassino.arena.game import play_game
 from cassino.cards import ACES_MASK, RANK_MASKS, cards_of, mask_of, parse_card
 from cassino.game import Game
 from cassino.moves import MoveCode, parse_code
@@ -232,8 +232,9 @@ def test_views_carry_the_hands_public_history() -> None:
         game.push(game.state.legal_codes()[0])
     state = game.state
     for seat in range(2):
-        assert view_of(state, seat).history == tuple(zip(state.movers(), state.history(), strict=True))
-        assert state.seat_moves() == view_of(state, seat).history
+        assert (
+            view_of(state, seat).history == state.history == tuple(zip(state.movers(), state.move_stack, strict=True))
+        )
     assert len(view_of(state, 0).history) == 9
 
 
@@ -332,7 +333,7 @@ def test_the_true_hands_explain_a_heuristic_opponents_play() -> None:
     stock = cards_of(((1 << 52) - 1) & ~(hands[0] | hands[1] | table))
     state = State(rules, dealer=0, to_move=1, hands=hands, loose=table, builds=(), stock=stock, captured=(0, 0))
     state.push(decide(make_player("heuristic", 1), state))
-    assert state.history()[-1] & 3 == 0  # nothing to capture: it trailed
+    assert state.move_stack[-1] & 3 == 0  # nothing to capture: it trailed
     view = view_of(state, 0)
     moves = deal_moves(view)
     assert [m.seat for m in moves] == [1]
@@ -342,7 +343,7 @@ def test_the_true_hands_explain_a_heuristic_opponents_play() -> None:
     other[1] = other[1] & ~_cards("Jh") | _cards("3s")
     assert 0.05 <= move_likelihood(view, moves, tuple(other), 0.2, 0.05) < 1.0
     assert move_likelihood(view, moves, tuple(other), 0.01, 0.05) == 0.05
-    played = state.history()[-1]
+    played = state.move_stack[-1]
     doubted = 0
     for seed in range(40):
         world = sample_world(view, random.Random(seed))

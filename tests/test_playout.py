@@ -42,8 +42,8 @@ def test_a_playout_makes_the_moves_of_the_same_loop_over_the_api(preset: str, pl
         state = State.new_hand(rules, deck, seed % players)
         played = playout(state, random.Random(seed))
         again = State.new_hand(rules, deck, seed % players)
-        assert state.history() == _by_hand(again, random.Random(seed))
-        assert played == len(state.history()) == again.moves_played
+        assert state.move_stack == _by_hand(again, random.Random(seed))
+        assert played == len(state.move_stack) == again.moves_played
         assert state.hand_over and state.key() == again.key()
         assert state.result is not None and state.result.checksum == expected_checksum(rules, state.result)
 

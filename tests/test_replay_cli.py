@@ -87,7 +87,7 @@ def test_replay_reveals_every_hand_and_move(record_file: Path) -> None:
         for seat, name in enumerate(NAMES):
             assert f"  seat {seat} ({name}): hand {LETTERS.cards(start.hands[seat])}; taken 0 cards" in section
         position = 0
-        for i, (code, seat) in enumerate(zip(hand.history(), hand.movers(), strict=True), 1):
+        for i, (seat, code) in enumerate(hand.history, 1):
             line = f"\n{number}.{i} seat {seat} ({NAMES[seat]}): {LETTERS.notation(code)}\n"
             found = section.index(line, position)
             position = found + len(line)

@@ -82,7 +82,7 @@ def check_exact(view: View) -> int:
 
 
 def mover_view(state: State) -> View:
-    return view_of(state, state.to_move, tuple(zip(state.movers(), state.history(), strict=True)))
+    return view_of(state, state.to_move, state.history)
 
 
 @pytest.mark.parametrize(
@@ -186,7 +186,7 @@ def test_observation_layout_is_contiguous() -> None:
 def test_observation_shows_nothing_hidden(state: State, shuffle_seed: int) -> None:
     """Dealing the unseen cards differently (other hands, stock order) leaves every seat's
     observation unchanged: it is a function of what the seat may see."""
-    history = tuple(zip(state.movers(), state.history(), strict=True))
+    history = state.history
     for seat in range(state.players):
         hidden = [c for c in range(52) if view_of(state, seat).unseen >> c & 1]
         rng = random.Random(shuffle_seed)
@@ -222,7 +222,7 @@ def test_observation_fields_read_back() -> None:
     """Spot values of a fresh classic deal from seat 1's side."""
     rules = make_rules("classic", players=3)
     state = random_play(State.new_hand(rules, seeded_deck(7), 0), random.Random(7), 5)
-    view = view_of(state, 1, tuple(zip(state.movers(), state.history(), strict=True)))
+    view = view_of(state, 1, state.history)
     obs = observe(view)
     o = OBS_OFFSETS
     assert [int(c) for c in np.flatnonzero(obs[o["hand"] : o["hand"] + 52])] == [

@@ -54,7 +54,7 @@ def snapshot(table: Table) -> tuple[object, ...]:
     return (
         len(table.game.hands),
         position_to_json(state),
-        tuple(state.history()),
+        tuple(state.move_stack),
         table.ply,
         table.deal_ply,
         table.counting,
@@ -290,7 +290,7 @@ def test_a_replayed_game_is_the_table_that_was_played() -> None:
     rng = random.Random(9)
     to_hand_end(live, rng)
     live.press_next(0)  # seat 1 has not pressed: the count goes on
-    moves = [(s, c) for hand in live.game.hands for s, c in hand.seat_moves()]
+    moves = [(s, c) for hand in live.game.hands for s, c in hand.history]
     again = Table(rules, people(rules), decks=live.game.decks)
     again.replay(moves)
     again.resume_count(live.ready, None)
@@ -352,7 +352,7 @@ def test_the_replay_frames_show_every_hand_only_once_the_game_is_over() -> None:
     assert frames[0].move is None and frames[0].hands == table.game.hands[0].root().hands
     assert frames[-1].to_move is None and frames[-1].view.scores == table.game.scores
     assert [format_code(f.move[1]) for f in frames if f.move][:3] == [
-        format_code(c) for c in table.game.hands[0].history()[:3]
+        format_code(c) for c in table.game.hands[0].move_stack[:3]
     ]
 
 

@@ -151,7 +151,7 @@ def test_a_whole_hand_with_keys() -> None:
                 chosen = codes[0]
             await settle(pilot, app)
             hand = session.game.hands[0]
-            assert hand.history()[before] == chosen and hand.movers()[before] == ME
+            assert hand.move_stack[before] == chosen and hand.movers()[before] == ME
             mine.append(chosen)
 
         assert isinstance(app.screen, HandOverScreen)
@@ -159,7 +159,7 @@ def test_a_whole_hand_with_keys() -> None:
         game = session.game
         first = game.hands[0]
         assert first.hand_over and first.moves_played == 48
-        assert [c for c, s in zip(first.history(), first.movers(), strict=True) if s == ME] == mine
+        assert [c for c, s in zip(first.move_stack, first.movers(), strict=True) if s == ME] == mine
         assert len(game.hands) == 2 and game.hands[1].moves_played == 0
         assert check_record(session.record_text()).moves() == game.moves()
 
@@ -200,7 +200,7 @@ def test_a_typed_move_is_played() -> None:
         before = state.moves_played
         await type_move(pilot, re.sub(r"\bT([cdhs])", r"10\1", format_code(code)).upper())
         await settle(pilot, app)
-        assert session.game.hands[0].history()[before] == code
+        assert session.game.hands[0].move_stack[before] == code
         assert session.state.moves_played > before and session.state.to_move == ME
         assert not app.screen.query_one("#typed", Input).display
 
@@ -230,7 +230,7 @@ def test_a_typed_sentence_is_played() -> None:
         before = state.moves_played
         await paste_move(pilot, app, app.cards.words(code, state, ME, names).upper())
         await settle(pilot, app)
-        assert session.game.hands[0].history()[before] == code
+        assert session.game.hands[0].move_stack[before] == code
         state = session.state
         single = next(
             c for c in state.legal_codes() if sum(code_card(m) == code_card(c) for m in state.legal_codes()) == 1
@@ -238,7 +238,7 @@ def test_a_typed_sentence_is_played() -> None:
         before = state.moves_played
         await paste_move(pilot, app, app.cards.card(code_card(single)))
         await settle(pilot, app)
-        assert session.game.hands[0].history()[before] == single
+        assert session.game.hands[0].move_stack[before] == single
 
     run(script, "--seed", "1", "--no-setup", "--no-save")
 
@@ -549,14 +549,14 @@ def test_undo_takes_back_my_move_and_the_computer_moves_after_it() -> None:
         await pilot.pause()
         assert message(app) == "Cannot undo: you have made no move in this hand to take back"
         before = position_to_json(session.state)
-        log_before = session.state.seat_moves()
+        log_before = session.state.history
         code = quick_move(session)
         await type_move(pilot, format_code(code))
         await settle(pilot, app)
         assert session.state.moves_played == len(log_before) + 2
         await pilot.press("u")
         await pilot.pause()
-        assert position_to_json(session.state) == before and session.state.seat_moves() == log_before
+        assert position_to_json(session.state) == before and session.state.history == log_before
         assert session.human_to_move()
         said = app.cards.words(code, session.state, ME, lambda s: seat_title(session, s, ME))
         assert message(app) == f"Took back your move ({said}) and 1 computer move."
@@ -592,7 +592,7 @@ def test_the_log_lists_every_move_of_the_hand() -> None:
         for _ in range(3):
             app.screen.play(quick_move(session))
             await settle(pilot, app)
-        moves = session.state.seat_moves()
+        moves = session.state.history
         assert len(moves) >= 6
         await pilot.press("l")
         await pilot.pause()

@@ -10,6 +10,7 @@ from .native import COMPILED  # first: it decides whether the engine's compiled 
 
 # isort: split
 from .cards import Card, CardMask, card_name, parse_card
+from .cardset import CardSet
 from .errors import (
     ArgumentError,
     CardError,
@@ -26,7 +27,7 @@ from .errors import (
     SeatError,
     UndoError,
 )
-from .game import Forfeit, Game
+from .game import Forfeit, Game, Outcome
 from .moves import Move
 from .notation import position_from_json, position_from_line, position_to_json, position_to_line
 from .perft import perft
@@ -45,6 +46,7 @@ __all__ = [
     "Card",
     "CardError",
     "CardMask",
+    "CardSet",
     "CassinoError",
     "DeckError",
     "Forfeit",
@@ -56,6 +58,7 @@ __all__ = [
     "MoveError",
     "MoveTypeError",
     "NextHandError",
+    "Outcome",
     "PositionError",
     "RecordError",
     "Rules",

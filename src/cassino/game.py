@@ -38,6 +38,22 @@ DeckSource: TypeAlias = Callable[[], Sequence[Card]]
 """Where a game's decks come from once the given ones are dealt: called once per new hand."""
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended (``Game.outcome()``, as python-chess's ``board.outcome()``): one
+    value to keep or compare once the game is over, where ``winner`` and ``scores`` go on changing
+    with the game, and ``winner`` is -1 until then."""
+
+    winner: int
+    """The winning side (a seat, or a team of seats ``s`` with ``rules.side_of(s)`` under partnerships)."""
+    scores: tuple[int, ...]
+    """The final game points of each side."""
+    hands: int
+    """How many hands were played."""
+    forfeit: Forfeit | None = None
+    """Set when the game ended because a seat could not go on (``Game.forfeit``)."""
+
+
 class Game:
     """A game of Casino from a seed: ``game.play(move)`` until ``game.over``.
 
@@ -108,8 +124,23 @@ class Game:
 
     @property
     def winner(self) -> int:
-        """The winning side, or -1 while the game goes on."""
+        """The winning side, or -1 while the game goes on (``outcome()`` is None until then)."""
         return self.forfeited.winner if self.forfeited is not None else self.state.winner
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on.
+
+        >>> game = Game(seed=1)
+        >>> game.outcome() is None
+        True
+        >>> while not game.over:
+        ...     game.play(game.legal_moves()[0])
+        >>> game.outcome()
+        Outcome(winner=0, scores=(27, 10), hands=3, forfeit=None)
+        """
+        if not self.over:
+            return None
+        return Outcome(self.winner, self.scores, len(self.hands), self.forfeited)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -182,7 +213,7 @@ class Game:
 
     def moves(self) -> list[list[MoveCode]]:
         """The moves of every hand so far, in order."""
-        return [h.history() for h in self.hands]
+        return [list(h.move_stack) for h in self.hands]
 
 
 def last_move_index(state: State, seat: int) -> int | None:

@@ -126,7 +126,7 @@ def record_of_game(game: Game, tags: dict[str, str] | None = None, seats: Sequen
     all_tags["Scores"] = " ".join(map(str, game.scores))
     hands = []
     for state, deck in zip(game.hands, game.decks, strict=True):
-        moves = list(state.seat_moves())
+        moves = list(state.history)
         points = list(state.result.points) if state.result is not None else None
         hands.append(HandRecord(state.dealer, list(deck), moves, points))
     return GameRecord(all_tags, game.rules, hands)

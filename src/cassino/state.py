@@ -374,18 +374,15 @@ class State:
         """How many moves were pushed (and not popped) on this object."""
         return len(self.move_stack)
 
-    def history(self) -> list[MoveCode]:
-        """The codes of the moves pushed on this object (and not popped), oldest first: a copy of
-        ``move_stack``."""
-        return list(self.move_stack)
+    @property
+    def history(self) -> tuple[tuple[int, MoveCode], ...]:
+        """The moves pushed on this object (and not popped) as (seat, code), oldest first: the
+        hand's public history, the same as ``View.history``. The codes alone are ``move_stack``."""
+        return tuple(zip(self.movers(), self.move_stack, strict=True))
 
     def movers(self) -> list[int]:
-        """The seat that made each move of ``history``, oldest first."""
+        """The seat that made each move of ``move_stack``, oldest first."""
         return [undo[_MOVER] for undo in self._stack]
-
-    def seat_moves(self) -> tuple[tuple[int, MoveCode], ...]:
-        """The moves pushed on this object as (seat, code), oldest first: the hand's public history."""
-        return tuple(zip(self.movers(), self.move_stack, strict=True))
 
     def deal_number(self) -> int:
         """Which deal of the hand is in play, from 1 (always 1 under ``draw``)."""

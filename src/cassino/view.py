@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import FULL_DECK, CardMask, field_values
+from .cardset import CardSet
 from .errors import SeatError
 from .moves import Move, MoveCode, format_code
 from .rules import Rules
@@ -33,11 +34,14 @@ class View:
     """The seat whose view this is (``SPECTATOR`` for someone watching)."""
     dealer: int
     to_move: int
-    hand: CardMask
+    hand: CardSet
+    """The seat's own cards (empty for a spectator): ``for card in view.hand``, or a mask."""
     hand_sizes: tuple[int, ...]
-    loose: CardMask
+    loose: CardSet
+    """The loose cards on the table (a build's cards are in ``builds``)."""
     builds: tuple[Build, ...]
-    captured: tuple[CardMask, ...]
+    captured: tuple[CardSet, ...]
+    """Each seat's pile of captured cards: public, every captured card was face up."""
     stock_size: int
     sweeps: tuple[int, ...]
     last_capturer: int
@@ -60,14 +64,14 @@ class View:
         return [Move(c) for c in sorted(self.legal, key=format_code)]
 
     @property
-    def unseen(self) -> CardMask:
+    def unseen(self) -> CardSet:
         """Cards this seat has not seen: other hands and the stock together."""
-        seen = self.hand | self.loose
+        seen: CardMask = int(self.hand) | int(self.loose)  # ints: a set's own operators are calls
         for build in self.builds:
             seen |= build.cards
         for pile in self.captured:
-            seen |= pile
-        return FULL_DECK & ~seen
+            seen |= int(pile)
+        return int.__new__(CardSet, FULL_DECK & ~seen)
 
 
 def view_of(state: State, seat: int, history: tuple[tuple[int, MoveCode], ...] | None = None) -> View:
@@ -98,21 +102,22 @@ def _view(
     history: tuple[tuple[int, MoveCode], ...] | None,
 ) -> View:
     """A view of ``state`` with the given hand and legal moves, and every public field."""
+    # int.__new__ makes each CardSet without its constructor's checks: a State's masks are sets of cards.
     return View(
         rules=state.rules,
         seat=seat,
         dealer=state.dealer,
         to_move=state.to_move,
-        hand=hand,
+        hand=int.__new__(CardSet, hand),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
-        loose=state.loose,
+        loose=int.__new__(CardSet, state.loose),
         builds=state.builds,
-        captured=state.captured,
+        captured=tuple([int.__new__(CardSet, pile) for pile in state.captured]),
         stock_size=len(state.remaining_stock),
         sweeps=state.sweeps,
         last_capturer=state.last_capturer,
         scores=state.scores,
-        history=state.seat_moves() if history is None else history,
+        history=state.history if history is None else history,
         legal=legal,
     )
 
@@ -125,8 +130,14 @@ def public_position(view: View) -> State:
     comes next, whether the hand is over, the next deal) it does not answer."""
     hands = [0] * view.rules.players
     if view.seat != SPECTATOR:
-        hands[view.seat] = view.hand
+        hands[view.seat] = int(view.hand)
     return State(
-        view.rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=view.loose, builds=view.builds,
-        stock=(), captured=view.captured, sweeps=view.sweeps, last_capturer=view.last_capturer, scores=view.scores,
+        view.rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=int(view.loose), builds=view.builds,
+        stock=(), captured=plain_masks(view.captured), sweeps=view.sweeps, last_capturer=view.last_capturer,
+        scores=view.scores,
     )  # fmt: skip
+
+
+def plain_masks(sets: tuple[CardSet, ...]) -> tuple[CardMask, ...]:
+    """Card sets as plain int masks, for a ``State`` made from a view: the engine keeps ints."""
+    return tuple([int(s) for s in sets])

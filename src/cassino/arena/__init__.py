@@ -4,6 +4,10 @@ confidence intervals and ratings, played in-process, on local processes or on Ra
 The same seed gives the same games and the same figures under every executor: the plan is a pure
 function of the settings, players are built in the worker from their spec and a derived seed, and
 results are summed in task order.
+
+``match`` plays one from Python, with players given as specs or as the caller's own objects:
+``print(match(["greedy", MyBot()], deals=50).report())``; one game is played by ``play_game``
+(``arena.game``).
 """
 
 from __future__ import annotations
@@ -16,23 +20,25 @@ from .executors import (
     RayExecutor,
     make_executor,
 )
-from .match import GameResult, play_game
+from .game import GameResult, play_game
 from .report import format_report, write_outputs
 from .schedule import GameTask, derive_seed, plan, seatings
 from .selfplay import Batch, play_hands
 from .stats import Ratings, bradley_terry, wilson
-from .tournament import ArenaConfig, ArenaResult, identical_part, run_arena
-from .worker import play_task
+from .tournament import ArenaConfig, ArenaResult, Entrant, identical_part, match, run_arena
+from .worker import PlayerMaker, play_task, spec_player
 
 __all__ = [
     "EXECUTORS",
     "ArenaConfig",
     "ArenaResult",
     "Batch",
+    "Entrant",
     "Executor",
     "GameResult",
     "GameTask",
     "InProcessExecutor",
+    "PlayerMaker",
     "ProcessExecutor",
     "Ratings",
     "RayExecutor",
@@ -41,12 +47,14 @@ __all__ = [
     "format_report",
     "identical_part",
     "make_executor",
+    "match",
     "plan",
     "play_game",
     "play_hands",
     "play_task",
     "run_arena",
     "seatings",
+    "spec_player",
     "wilson",
     "write_outputs",
 ]

@@ -16,9 +16,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from types import TracebackType
 from typing import Any, Protocol
 
-from .match import GameResult
+from ..errors import ArgumentError
+from .game import GameResult
 from .schedule import GameTask
-from .worker import play_chunk, play_task, prepare_worker
+from .worker import PlayerMaker, play_chunk, play_task, prepare_worker, spec_player
 
 EXECUTORS: tuple[str, ...] = ("inprocess", "process", "ray")
 
@@ -74,17 +75,20 @@ def in_order(done: Iterable[tuple[int, list[GameResult]]], on_done: OnDone | Non
 
 
 class InProcessExecutor(_Closing):
-    """Plays every game in this process, one after another: the reference, and the easiest to debug."""
+    """Plays every game in this process, one after another: the reference, and the easiest to debug.
+    ``make`` makes each seat's player (from its spec by default); being in this process, it may
+    hand out objects that could never travel to a worker (``match``'s players of its caller's)."""
 
     name = "inprocess"
 
-    def __init__(self) -> None:
+    def __init__(self, make: PlayerMaker = spec_player) -> None:
         self.workers = 1
+        self._make = make
 
     def map(self, tasks: Sequence[GameTask], on_done: OnDone | None = None) -> Iterator[GameResult]:
         """Each task in turn."""
         for task in tasks:
-            result = play_task(task)
+            result = play_task(task, self._make)
             if on_done is not None:
                 on_done(1)
             yield result
@@ -202,13 +206,13 @@ class RayExecutor(_Closing):
 def make_executor(name: str = "process", workers: int | None = None, address: str | None = None) -> Executor:
     """An executor by name: ``inprocess``, ``process`` (default, all cores) or ``ray``."""
     if workers is not None and workers < 1:
-        raise ValueError(f"workers must be 1 or more, got {workers}")
+        raise ArgumentError(f"workers must be 1 or more, got {workers}")
     if address and name != "ray":
-        raise ValueError(f"--address joins a Ray cluster: use it with --executor ray, not {name}")
+        raise ArgumentError(f"--address joins a Ray cluster: use it with --executor ray, not {name}")
     if name == "inprocess":
         return InProcessExecutor()
     if name == "process":
         return ProcessExecutor(workers)
     if name == "ray":
         return RayExecutor(workers, address)
-    raise ValueError(f"unknown executor {name!r}: choose one of {', '.join(EXECUTORS)}")
+    raise ArgumentError(f"unknown executor {name!r}: choose one of {', '.join(EXECUTORS)}")

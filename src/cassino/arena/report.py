@@ -1,4 +1,5 @@
-"""The arena's output: a table for the terminal, and results.json, results.csv and ratings.png."""
+"""The arena's output: results.json, results.csv and ratings.png, and the table for the terminal
+(``format_report``, which lives beside ``ArenaResult`` so that ``ArenaResult.report()`` can give it)."""
 
 from __future__ import annotations
 
@@ -8,96 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .tournament import ArenaResult
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Columns padded to their widest cell: the first left-aligned, the rest right-aligned."""
-    widths = [max(len(r[c]) for r in [header, *rows]) for c in range(len(header))]
-    lines = []
-    for r in [header, *rows]:
-        cells = [r[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(r[1:], widths[1:], strict=True)]
-        lines.append("  ".join(cells).rstrip())
-    return lines
-
-
-def format_report(result: ArenaResult) -> str:
-    """The summary as text: what was played, one line per player (best rating first), the games
-    forfeited (by player and reason), the pairwise scores of a round robin, and how each interval
-    was computed."""
-    settings = result.settings()
-    summary = result.summary
-    timing = result.timing()
-    rules = result.config.rules
-    names = " vs ".join(result.labels) if len(result.tables) == 1 else f"round robin of {', '.join(result.labels)}"
-    seat_word = "team" if rules.partnerships else "player"
-    tables = f"{len(result.tables)} tables x " if len(result.tables) > 1 else ""
-    workers = f"{timing['workers']} worker{'s' if timing['workers'] != 1 else ''}"
-    lines = [
-        f"{names}: {settings['rules_text']}",
-        f"{tables}{settings['deals']} deals x {settings['seatings_per_deal']} seatings = {settings['games']} games;"
-        f" seed {settings['seed']}",
-        f"executor {timing['executor']} ({workers}): {timing['wall_seconds']:.1f} s,"
-        f" {settings['games'] / max(timing['wall_seconds'], 1e-9):.0f} games/s",
-        "",
-    ]
-    ms = {p["player"]: p["ms_per_move"] for p in timing["players"]}
-    order = sorted(summary["players"], key=lambda p: -p["rating"])
-    header = [seat_word, "games", "wins", "undecided", "win rate", "95% CI", "pts/hand", "95% CI", "rating", "95% CI"]
-    header.append("ms/move")
-    rows = []
-    for p in order:
-        pph_ci = (
-            "-"
-            if p["points_per_hand_low"] is None
-            else f"[{p['points_per_hand_low']:.2f}, {p['points_per_hand_high']:.2f}]"
-        )
-        think = ms[p["player"]]
-        rows.append(
-            [
-                p["player"],
-                str(p["games"]),
-                str(p["wins"]),
-                str(p["undecided"]),
-                _pct(p["win_rate"]),
-                f"[{_pct(p['win_rate_low'])}, {_pct(p['win_rate_high'])}]",
-                f"{p['points_per_hand']:.2f}",
-                pph_ci,
-                f"{p['rating']:.0f}",
-                f"[{p['rating_low']:.0f}, {p['rating_high']:.0f}]",
-                "-" if think is None else f"{think:.3f}",
-            ]
-        )
-    lines += _grid(header, rows)
-    forfeits = summary["forfeits"]
-    if forfeits:
-        total = sum(f["games"] for f in forfeits)
-        each = "; ".join(f"{f['player']}: {f['reason']} ×{f['games']}" for f in forfeits)
-        lines += ["", f"forfeits: {total} ({each})"]
-    if len(result.labels) > 2:
-        labels = [p["player"] for p in order]
-        rate: dict[tuple[str, str], float] = {}
-        for pair in summary["pairwise"]:
-            rate[pair["a"], pair["b"]] = pair["a_rate"]
-            rate[pair["b"], pair["a"]] = 1 - pair["a_rate"]
-        lines += ["", "score of each row against each column (win 1, draw 1/2; in 3-4 player games, by final points):"]
-        lines += _grid(
-            ["", *labels],
-            [[a, *(_pct(rate[a, b]) if (a, b) in rate else "-" for b in labels)] for a in labels],
-        )
-    lines += [
-        "",
-        f"win rate: 95% Wilson interval (an even share is {_pct(summary['even_share'])});"
-        " pts/hand: mean points per hand, normal 95% interval over hands",
-        f"rating: {summary['ratings']['method']};",
-        f"  interval {summary['ratings']['interval']}",
-    ]
-    if summary["ratings"]["virtual_draws"]:
-        lines.append("  (someone won or lost every game: one virtual draw per pairing was added so the fit exists)")
-    return "\n".join(lines)
+from .tournament import format_report as format_report  # the text report, beside ArenaResult
 
 
 def write_json(result: ArenaResult, path: Path) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ArgumentError
 from ..rules import Rules
 
 
@@ -48,7 +49,7 @@ def make_tables(entrants: int, rules: Rules) -> list[tuple[int, ...]]:
     size = table_size(rules)
     if entrants < size:
         what = "teams" if rules.partnerships else "players"
-        raise ValueError(f"{rules.describe()} seats {size} {what}: name at least {size}, got {entrants}")
+        raise ArgumentError(f"{rules.describe()} seats {size} {what}: name at least {size}, got {entrants}")
     return list(itertools.combinations(range(entrants), size))
 
 
@@ -89,7 +90,7 @@ def plan(
     starts with exactly the games of a shorter one.
     """
     if deals < 1:
-        raise ValueError(f"the number of deals must be 1 or more, got {deals}")
+        raise ArgumentError(f"the number of deals must be 1 or more, got {deals}")
     tables = make_tables(len(specs), rules)
     rules_json = rules.to_json()
     deal_seeds = [derive_seed(seed, "deal", d) for d in range(deals)]

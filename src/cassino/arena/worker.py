@@ -9,25 +9,35 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType
+from typing import TypeAlias
 
 from ..bots.program import stop_all
-from ..players import make_player
+from ..players import Player, make_player
 from ..players.base import close_player
 from ..rules import Rules
-from .match import GameResult, play_game
+from .game import GameResult, play_game
 from .schedule import GameTask
 
+PlayerMaker: TypeAlias = Callable[[GameTask, int], Player]
+"""Makes the player of a task's seat (the task, the seat): from its spec in a worker
+(``spec_player``); ``match`` plays players of its caller's own in this process with another."""
 
-def play_task(task: GameTask) -> GameResult:
-    """Play one task; the players are created here, from their specs and seeds, and closed after
-    the game (a program's process stopped), however it ended."""
+
+def spec_player(task: GameTask, seat: int) -> Player:
+    """The seat's player made from its spec and seed: what every worker does."""
+    return make_player(task.seats[seat], task.player_seeds[seat])
+
+
+def play_task(task: GameTask, make: PlayerMaker = spec_player) -> GameResult:
+    """Play one task; the players are created here, by ``make`` (from their specs and seeds), and
+    closed after the game (a program's process stopped), however it ended."""
     rules = Rules.from_json(task.rules)
-    players = []
+    players: list[Player] = []
     try:
-        for spec, seed in zip(task.seats, task.player_seeds, strict=True):
-            players.append(make_player(spec, seed))
+        for seat in range(len(task.seats)):
+            players.append(make(task, seat))
         return play_game(rules, players, task.deal_seed, max_hands=task.max_hands, index=task.index)
     finally:
         for player in players:

@@ -43,7 +43,7 @@ class MoveFacts(NamedTuple):
 def read_move(view: View, code: MoveCode) -> MoveFacts:
     """The facts of one of the view's moves."""
     kind, card, value, taken = code_kind(code), code_card(code), code_value(code), code_table(code)
-    loose = taken & view.loose
+    loose: CardMask = taken & view.loose
     builds = tuple(b for b in view.builds if b.cards & taken)
     if kind == CAPTURE:
         pairs = loose if not value else loose & (RANK_MASKS[value - 1] if value < HIGHEST_VALUE else 0)

@@ -248,7 +248,7 @@ def deal_moves(view: View) -> list[DealMove]:
     played = 0
     for _seat, code in view.history:
         played |= 1 << code_card(code)
-    ever = FULL_DECK & ~view.unseen & ~view.hand
+    ever = FULL_DECK & ~int(view.unseen) & ~int(view.hand)  # ints: a CardSet's ~ and & are calls
     loose: CardMask = ever & ~played
     builds: tuple[Build, ...] = ()
     captured = [0] * rules.players
@@ -278,7 +278,7 @@ def deal_moves(view: View) -> list[DealMove]:
         if code_kind(code) == CAPTURE:
             captured[seat] |= code_cards(code)
         loose, builds = table_after(code, loose, builds, seat)
-    if loose != view.loose or sorted(builds) != sorted(view.builds):
+    if loose != int(view.loose) or sorted(builds) != sorted(view.builds):
         return []
     return out
 

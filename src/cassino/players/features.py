@@ -23,7 +23,7 @@ from ..cards import ACES_MASK, BIG_CASINO, DECK_SIZE, LITTLE_CASINO, SPADES_MASK
 from ..moves import BUILD, CAPTURE, MoveCode, code_card, code_kind, code_table, code_value
 from ..rules import Rules
 from ..state import Build
-from ..view import View
+from ..view import View, plain_masks
 from .heuristic import move_terms
 
 # ----------------------------------------------------------------------------- position
@@ -157,11 +157,11 @@ def view_features(view: View) -> Features:
     return position_features(
         view.rules,
         view.seat,
-        view.hand,
+        int(view.hand),  # plain ints: a CardSet's operators are Python calls
         view.hand_sizes,
-        view.loose,
+        int(view.loose),
         view.builds,
-        view.captured,
+        plain_masks(view.captured),
         view.stock_size,
         view.sweeps,
         view.last_capturer,
@@ -234,5 +234,6 @@ def decision_features(view: View) -> tuple[Features, list[Features]]:
     """The view's position and each of its legal moves (in ``view.legal``'s order), the
     heuristic's terms of each included: what a network reads to choose."""
     terms = move_terms(view)
-    moves = [move_features(code, view.loose, view.builds, t) for code, t in zip(view.legal, terms, strict=True)]
+    table = int(view.loose)
+    moves = [move_features(code, table, view.builds, t) for code, t in zip(view.legal, terms, strict=True)]
     return view_features(view), moves

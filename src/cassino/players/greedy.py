@@ -18,7 +18,7 @@ def immediate_gain(view: View, code: MoveCode) -> float:
         got = taken | 1 << code_card(code)
         gain = got.bit_count() * 0.2 + (got & SPADES_MASK).bit_count() * 0.1
         gain += (got & ACES_MASK).bit_count() + 2 * (got >> BIG_CASINO & 1) + (got >> LITTLE_CASINO & 1)
-        left = view.loose & ~taken
+        left = int(view.loose) & ~taken  # an int: a CardSet's & is a Python call
         if not left and not any(not build.cards & taken for build in view.builds):
             gain += 1.0
         return gain
@@ -37,8 +37,9 @@ class GreedyPlayer:
 
     def choose(self, view: View) -> MoveCode:
         """The legal move with the highest immediate gain."""
-        best = max(immediate_gain(view, c) for c in view.legal)
-        return self.rng.choice([c for c in view.legal if immediate_gain(view, c) == best])
+        gains = [immediate_gain(view, c) for c in view.legal]  # once each: the gains are the work
+        best = max(gains)
+        return self.rng.choice([c for c, gain in zip(view.legal, gains, strict=True) if gain == best])
 
 
 register("greedy", GreedyPlayer, {})

@@ -50,7 +50,10 @@ def move_terms(
     me = rules.side_of(seat)
     nxt = (seat + 1) % n
     opp_hand = view.hand_sizes[nxt] if rules.side_of(nxt) != me else 0
-    unseen = view.unseen
+    # Plain ints: a CardSet's operators are Python calls, an int's compile to single instructions.
+    unseen = int(view.unseen)
+    hand = int(view.hand)
+    table = int(view.loose)
     n_unseen = unseen.bit_count()
     sure = 0
     for build in view.builds:
@@ -61,7 +64,7 @@ def move_terms(
     for code in view.legal:
         kind = code_kind(code)
         card_bit = 1 << code_card(code)
-        loose, builds = table_after(code, view.loose, view.builds, seat)
+        loose, builds = table_after(code, table, view.builds, seat)
         if kind == CAPTURE:
             gain = mask_worth(worth, code_cards(code))
             if not loose and not builds:
@@ -76,7 +79,7 @@ def move_terms(
         else:
             gain = -trail_weight * worth[code_card(code)]
         risk = exposure(rules, worth, loose, builds, unseen, opp_hand, sure) if opp_hand else 0.0
-        next_take = best_own_capture(rules, worth, loose, builds, view.hand & ~card_bit) if follow else 0.0
+        next_take = best_own_capture(rules, worth, loose, builds, hand & ~card_bit) if follow else 0.0
         out.append((gain, risk, next_take))
     return out
 

@@ -55,7 +55,7 @@ def sweeps(view: View, code: MoveCode) -> bool:
     """True when a capture clears the table: nobody misses a sweep."""
     if code_kind(code) != CAPTURE:
         return False
-    loose, builds = table_after(code, view.loose, view.builds, view.seat)
+    loose, builds = table_after(code, int(view.loose), view.builds, view.seat)
     return not loose and not builds
 
 
@@ -101,7 +101,7 @@ class FalliblePlayer:
         forgotten: CardMask = 0
         if self.forget:
             for pile in view.captured:
-                for card in cards_of(pile):
+                for card in cards_of(int(pile)):  # an int: a CardSet's operators are Python calls
                     if self.rng.random() < self.forget:
                         forgotten |= 1 << card
         if not forgotten:

@@ -16,7 +16,7 @@ from typing import Final
 from ..moves import CAPTURE, MoveCode, code_kind, code_table
 from ..native import checkpoint
 from ..state import State
-from ..view import View
+from ..view import View, plain_masks
 
 
 def cards_known(view: View) -> bool:
@@ -30,13 +30,14 @@ def cards_known(view: View) -> bool:
 def world_of(view: View) -> State:
     """The one position consistent with a view whose hidden cards are all known (``cards_known``)."""
     hands = [0] * view.rules.players
-    hands[view.seat] = view.hand
+    hands[view.seat] = int(view.hand)
     for s in range(view.rules.players):
         if s != view.seat and view.hand_sizes[s]:
-            hands[s] = view.unseen
+            hands[s] = int(view.unseen)
     return State(
-        view.rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=view.loose, builds=view.builds,
-        stock=(), captured=view.captured, sweeps=view.sweeps, last_capturer=view.last_capturer, scores=view.scores,
+        view.rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=int(view.loose), builds=view.builds,
+        stock=(), captured=plain_masks(view.captured), sweeps=view.sweeps, last_capturer=view.last_capturer,
+        scores=view.scores,
     )  # fmt: skip
 
 

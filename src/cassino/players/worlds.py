@@ -15,8 +15,9 @@ import math
 import random
 
 from ..cards import CardMask, cards_of
+from ..cardset import CardSet
 from ..state import State
-from ..view import View
+from ..view import View, plain_masks
 from .evaluate import DealMove, deal_moves, value_takers
 from .heuristic import PLAYER_WEIGHTS, rate_moves
 
@@ -28,10 +29,10 @@ def sample_world(
     holding a card of each build's value. A card of a seat's ``unlikely`` ranks (see
     ``passed_over``) is dealt to that seat only with probability ``doubt``, when others remain."""
     rules = view.rules
-    pool = cards_of(view.unseen)
+    pool = cards_of(int(view.unseen))
     rng.shuffle(pool)
     hands = [0] * rules.players
-    hands[view.seat] = view.hand
+    hands[view.seat] = int(view.hand)
     room = list(view.hand_sizes)
     room[view.seat] = 0
     for _mask, value, owner in view.builds:
@@ -61,8 +62,8 @@ def sample_world(
             hands[seat] |= 1 << pool.pop()
             room[seat] -= 1
     return State(
-        rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=view.loose, builds=view.builds,
-        stock=pool, captured=view.captured, sweeps=view.sweeps, last_capturer=view.last_capturer,
+        rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=int(view.loose), builds=view.builds,
+        stock=pool, captured=plain_masks(view.captured), sweeps=view.sweeps, last_capturer=view.last_capturer,
         scores=view.scores,
     )  # fmt: skip
 
@@ -102,10 +103,12 @@ def _choice_likelihood(view: View, move: DealMove, hand: CardMask, temperature: 
         return 0.0
     if len(legal) == 1:
         return 1.0
+    # int.__new__ makes each CardSet without its constructor's checks: these masks are sets of cards.
     seen = View(
-        rules=rules, seat=move.seat, dealer=view.dealer, to_move=move.seat, hand=hand, hand_sizes=move.hand_sizes,
-        loose=move.loose, builds=move.builds, captured=move.captured, stock_size=view.stock_size, sweeps=(),
-        last_capturer=-1, scores=view.scores, history=(), legal=legal,
+        rules=rules, seat=move.seat, dealer=view.dealer, to_move=move.seat, hand=int.__new__(CardSet, hand),
+        hand_sizes=move.hand_sizes, loose=int.__new__(CardSet, move.loose), builds=move.builds,
+        captured=tuple([int.__new__(CardSet, pile) for pile in move.captured]), stock_size=view.stock_size,
+        sweeps=(), last_capturer=-1, scores=view.scores, history=(), legal=legal,
     )  # fmt: skip
     rated = rate_moves(seen, *PLAYER_WEIGHTS)
     best = max(r for r, _ in rated)

@@ -59,7 +59,7 @@ def finished_hand(number: int, hand: State) -> HandEnded:
     took, read from public play alone (the hands and the stock are empty by then)."""
     assert hand.result is not None, "only a counted hand"
     taken = 0
-    for code in hand.history():
+    for code in hand.move_stack:
         if code_kind(code) == CAPTURE:
             taken |= code_cards(code)
     return HandEnded(number, hand.dealer, hand.result, hand.scores, FULL_DECK & ~taken, hand.last_capturer)
@@ -217,7 +217,7 @@ class Table:
         frames = []
         for number, done in enumerate(self.game.hands, 1):
             frames.append(_frame(again.hands[number - 1], number, None))
-            for seat, code in zip(done.movers(), done.history(), strict=True):
+            for seat, code in done.history:
                 again.play(code)
                 frames.append(_frame(again.hands[number - 1], number, (seat, code)))
         return frames
@@ -395,7 +395,7 @@ class Table:
     def take_back(self, seat: int) -> TakenBack:
         """Take back ``seat``'s last move and every computer player's move after it."""
         keep = self.undo_start(seat)
-        moves = self.game.state.seat_moves()[keep - self.ply :]  # the hand's last ply - keep moves
+        moves = self.game.state.history[keep - self.ply :]  # the hand's last ply - keep moves
         for _ in moves:
             self.game.undo()
         self.ply = keep

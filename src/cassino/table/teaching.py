@@ -81,7 +81,7 @@ def checked_seen(seen: object) -> set[str]:
 def _before(hand: State, index: int) -> State:
     """The position of a hand before its move ``index``, replayed from its first deal."""
     state = hand.root()
-    for code in hand.history()[:index]:
+    for code in hand.move_stack[:index]:
         state.push(code)
     return state
 
@@ -158,8 +158,8 @@ class Teaching:
         for start, hand in self._hands():
             if ply < start + hand.moves_played:
                 index = ply - start
-                seat = hand.movers()[index]
-                return seat, view_of(_before(hand, index), seat), hand.history()[index]
+                seat, code = hand.history[index]
+                return seat, view_of(_before(hand, index), seat), code
         raise NoSuchMoveError(f"the game has no move {ply}: {self.table.ply} moves have been made")
 
     def seat_moves(self, seat: int) -> list[tuple[int, View, MoveCode]]:
@@ -167,7 +167,7 @@ class Teaching:
         out = []
         for start, hand in self._hands():
             state = hand.root()
-            for index, (mover, code) in enumerate(zip(hand.movers(), hand.history(), strict=True)):
+            for index, (mover, code) in enumerate(hand.history):
                 if mover == seat:
                     out.append((start + index, view_of(state, seat), code))
                 state.push(code)

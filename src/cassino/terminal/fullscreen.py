@@ -728,7 +728,7 @@ class GameScreen(Screen[None]):
     def action_log(self) -> None:
         """Show every move of this hand."""
         lines = hand_log(self.session, self.me, self.cards) or ["(no move yet)"]
-        title = f"Hand {len(self.session.game.hands)}: {plural(len(self.session.state.seat_moves()), 'move')}"
+        title = f"Hand {len(self.session.game.hands)}: {plural(self.session.state.moves_played, 'move')}"
         self.app.push_screen(TextScreen(title, lines, "l", "l"))
 
     def action_help(self) -> None:

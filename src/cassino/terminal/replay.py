@@ -66,7 +66,7 @@ class Replay:
             self.game.hands[number - 1].dealer,
             _scores_before(self.game, number),
         )
-        for code in self.game.hands[number - 1].history()[:played]:
+        for code in self.game.hands[number - 1].move_stack[:played]:
             start.push(code)
         return start
 
@@ -79,8 +79,8 @@ class Replay:
             self.say(f"\n=== Hand {number}, dealer seat {hand.dealer} ({self.names[hand.dealer]}) ===")
             self.say(f"deck: {' '.join(self.cards.card(c) for c in self.game.decks[number - 1])}")
         else:
-            seat = hand.movers()[played - 1]
-            move = self.cards.notation(hand.history()[played - 1])
+            seat, code = hand.history[played - 1]
+            move = self.cards.notation(code)
             self.say(f"\n{number}.{played} seat {seat} ({self.names[seat]}): {move}")
         self.show_position(state)
         if played == hand.moves_played and state.result is not None:

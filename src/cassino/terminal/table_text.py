@@ -158,7 +158,7 @@ def hand_moves(session: Session, me: int, cards: CardText) -> list[tuple[int, st
     state = session.state
     table = state.root()
     out = []
-    for seat, code in state.seat_moves():
+    for seat, code in state.history:
         out.append((seat, move_words(session, me, cards, code, table)))
         table.push(code)
     return out

@@ -134,7 +134,7 @@ class Deals:
             raise ServiceError(403, f"hand {number} is in play: its deck and salt are revealed when it ends")
         row = live.hands[number - 1]
         hand = live.game.hands[number - 1]
-        moves = [{"seat": s, "move": format_code(c)} for s, c in hand.seat_moves()]
+        moves = [{"seat": s, "move": format_code(c)} for s, c in hand.history]
         given = live.contributions.get(number, {})
         return {
             "game": live.id,
