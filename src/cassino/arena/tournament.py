@@ -265,8 +265,8 @@ def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
 
 def format_report(result: ArenaResult) -> str:
     """The summary as text: what was played, one line per player (best rating first), the games
-    forfeited (by player and reason), the pairwise
-    scores of a round robin, and how each interval was computed."""
+    forfeited (by player and reason), the pairwise scores of a round robin, and how each interval
+    was computed."""
     settings = result.settings()
     summary = result.summary
     timing = result.timing()
