@@ -38,6 +38,7 @@ ENGINE_ERRORS = frozenset(
         "ArgumentError",
         "SeatError",
         "DeckError",
+        "GameOverError",
     }
 )
 """The errors ``cassino`` exports: the engine's, defined in ``cassino/errors.py``."""

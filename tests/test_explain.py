@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cassino import State
+from cassino import ArgumentError, State
 from cassino.cards import card_name, cards_of, parse_card
 from cassino.explain import Cards, Reason, WhyNot, build_key, explain_card, item_key, reason_illegal, why_not
 from cassino.moves import TRAIL, code_card, code_table, encode
@@ -124,7 +124,7 @@ def test_why_not_builds_that_cannot_be_raised() -> None:
 
 def test_why_not_is_empty_when_the_hand_is_over_and_refuses_another_seat() -> None:
     assert hints(hand_over_state(), 0) == {"cards": {}, "table": {}}
-    with pytest.raises(ValueError, match="not to move"):
+    with pytest.raises(ArgumentError, match="not to move"):
         why_not(view_of(scripted_position(["5c"], [["2d"], ["9h"]]), 1))
 
 

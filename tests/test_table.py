@@ -193,11 +193,11 @@ def test_only_a_person_presses_next() -> None:
 
 def test_a_table_needs_one_seat_a_player_in_order() -> None:
     rules = make_rules("classic", players=3)
-    with pytest.raises(ValueError, match=r"^a table of 3 players needs seats 0 to 2, in order$"):
+    with pytest.raises(BadCommandError, match=r"^a table of 3 players needs seats 0 to 2, in order$"):
         Table(rules, people(make_rules("classic")))
-    with pytest.raises(ValueError, match=r"^a table of 3 players needs seats 0 to 2, in order$"):
+    with pytest.raises(BadCommandError, match=r"^a table of 3 players needs seats 0 to 2, in order$"):
         Table(rules, list(reversed(people(rules))))
-    with pytest.raises(ValueError, match=r"^a seat's kind is one of human, bot$"):
+    with pytest.raises(BadCommandError, match=r"^a seat's kind is one of human, bot$"):
         Table(rules, [*people(rules)[:2], Seat(2, "ghost", "?")])
 
 
@@ -296,7 +296,7 @@ def test_a_replayed_game_is_the_table_that_was_played() -> None:
     again.resume_count(live.ready, None)
     assert snapshot(again) == snapshot(live)
     bad = Table(rules, people(rules), decks=live.game.decks)
-    with pytest.raises(ValueError, match=r"^stored move 0 is by seat 0, out of turn$"):
+    with pytest.raises(BadCommandError, match=r"^stored move 0 is by seat 0, out of turn$"):
         bad.replay([(0, moves[0][1])])
 
 

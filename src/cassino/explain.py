@@ -33,6 +33,7 @@ from .checks import (
     raise_reason,
     whole_builds,
 )
+from .errors import ArgumentError
 from .moves import CAPTURE, TRAIL, MoveCode, code_card, code_kind, code_table, code_value, encode, format_code
 from .partition import UP_TO, in_some_group, vector_of
 from .reasons import REASON_TEXTS, Cards, Param, Rank, Reason, words
@@ -184,7 +185,7 @@ def why_not(view: View) -> WhyNot:
     build is taken only by its own value; frozen; your own; no card kept; 7.2). Court cards pair
     only (5.3). The checks read ``public_position(view)``: nothing hidden is there to read."""
     if view.seat != view.to_move:
-        raise ValueError(f"seat {view.seat} is not to move (seat {view.to_move} is)")
+        raise ArgumentError(f"seat {view.seat} is not to move (seat {view.to_move} is)")
     cards: dict[Card, Reason] = {}
     table: dict[Card, dict[TableItem, Reason]] = {}
     if not view.hand:

@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..errors import ArgumentError
 from ..game import Game
 from ..players.base import Player, decide
 from ..players.errors import PlayerFaultError
@@ -43,7 +44,7 @@ def play_game(rules: Rules, players: Sequence[Player], seed: int, max_hands: int
     """Play a whole game from the decks of ``seed``; ``players[s]`` sits in seat ``s``. A player's
     ``PlayerFaultError`` ends the game as that seat's forfeit (``Game.forfeit`` names the winner)."""
     if len(players) != rules.players:
-        raise ValueError(f"{rules.players} players needed, got {len(players)}")
+        raise ArgumentError(f"{rules.players} players needed, got {len(players)}")
     game = Game(rules, seed=seed)
     think = [0.0] * rules.players
     made = [0] * rules.players

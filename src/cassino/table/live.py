@@ -24,7 +24,7 @@ from ..players.errors import PlayerFaultError
 from ..rules import Rules
 from ..state import State
 from ..view import View, spectator_view, view_of
-from .errors import ClosedError, NotNowError, NotSeatedError, TableError
+from .errors import BadCommandError, ClosedError, NotNowError, NotSeatedError, TableError
 from .events import CountEnded, CountStarted, Dealt, Event, Forfeited, GameOver, HandEnded, Moved, Pressed, TakenBack
 from .seats import BOT, HUMAN, KINDS, Seat
 from .teaching import Teaching
@@ -114,9 +114,9 @@ class Table:
         that hand is counted, and no deck is drawn after it (a research episode of one hand);
         None: hands are dealt until a side wins."""
         if [s.seat for s in seats] != list(range(rules.players)):
-            raise ValueError(f"a table of {rules.players} players needs seats 0 to {rules.players - 1}, in order")
+            raise BadCommandError(f"a table of {rules.players} players needs seats 0 to {rules.players - 1}, in order")
         if any(s.kind not in KINDS for s in seats):
-            raise ValueError(f"a seat's kind is one of {', '.join(KINDS)}")
+            raise BadCommandError(f"a seat's kind is one of {', '.join(KINDS)}")
         game = Game(rules, seed=seed, dealer=dealer, decks=decks, deck_source=deck_source)
         self.game = game
         self.seats = list(seats)
@@ -303,10 +303,10 @@ class Table:
 
     def replay(self, moves: Iterable[tuple[int, MoveCode]]) -> None:
         """Play a stored game's moves (seat, code) in order, with no phase: a stored count is
-        resumed after (``resume_count``). ValueError names a move out of turn."""
+        resumed after (``resume_count``). BadCommandError names a move out of turn."""
         for seat, code in moves:
             if self.game.state.to_move != seat:
-                raise ValueError(f"stored move {self.ply} is by seat {seat}, out of turn")
+                raise BadCommandError(f"stored move {self.ply} is by seat {seat}, out of turn")
             stock, hands = self.game.state.stock_pos, len(self.game.hands)
             self._move(code)
             self.ply += 1
