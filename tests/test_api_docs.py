@@ -146,7 +146,7 @@ def test_the_core_api_has_its_docstrings_and_signatures(reference: Path) -> None
     assert part_of(page, "Game")[1].startswith("A game of Casino from a seed: game.play(move) until game.over.")
     head, shown = part_of(page_of(reference, "cassino.players"), "make_player")
     assert "make_player(spec: str, seed: int | None = None) -> Player" in head
-    assert shown.startswith("A player from its spec name:key=value,...; PlayerSpecError names an unknown player")
+    assert shown.startswith("A player from its spec name:key=value,... (or bot:PATH, MODULE:NAME, FILE.py[:NAME], each")
 
 
 @pytest.mark.parametrize("package", PACKAGES[1:])

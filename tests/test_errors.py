@@ -225,6 +225,7 @@ CALLS: dict[str, Call] = {
     "Game.scores": lambda d: _game(d).scores,
     "Game.hand_results": lambda d: _game(d).hand_results,
     "Game.forfeit": lambda d: _game(d).forfeit(d(ints), d(st.text(max_size=20))),
+    "Game.winner_on_forfeit": lambda d: _game(d).winner_on_forfeit(d(ints)),
     "Game.outcome": lambda d: (WON if d(st.booleans()) else _game(d)).outcome(),
     # State
     "State.new_hand": lambda d: State.new_hand(

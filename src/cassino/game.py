@@ -201,14 +201,19 @@ class Game:
             state = self.state
         return state.pop()
 
+    def winner_on_forfeit(self, seat: int) -> int:
+        """The side that would win were ``seat`` to forfeit now (``forfeit_winner``): what a front
+        end stores before it ends the game. SeatError for a seat the game has not."""
+        if not 0 <= seat < self.rules.players:
+            raise SeatError(f"seat {seat} is out of range: the seats are 0..{self.rules.players - 1}")
+        return forfeit_winner(self.rules, self.scores, seat)
+
     def forfeit(self, seat: int, reason: str) -> Forfeit:
         """End the game now because ``seat`` cannot go on (its program hung, crashed or answered no
         legal move): its side loses (``forfeit_winner`` says who wins). The moves stay as played."""
-        if not 0 <= seat < self.rules.players:
-            raise SeatError(f"seat {seat} is out of range: the seats are 0..{self.rules.players - 1}")
         if self.over:
             raise GameOverError("the game is already over: nobody can forfeit it")
-        self.forfeited = Forfeit(seat, forfeit_winner(self.rules, self.scores, seat), reason)
+        self.forfeited = Forfeit(seat, self.winner_on_forfeit(seat), reason)
         return self.forfeited
 
     def moves(self) -> list[list[MoveCode]]:

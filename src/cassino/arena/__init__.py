@@ -21,11 +21,11 @@ from .executors import (
     make_executor,
 )
 from .game import GameResult, play_game
-from .report import format_report, write_outputs
+from .report import write_outputs
 from .schedule import GameTask, derive_seed, plan, seatings
 from .selfplay import Batch, play_hands
 from .stats import Ratings, bradley_terry, wilson
-from .tournament import ArenaConfig, ArenaResult, Entrant, identical_part, match, run_arena
+from .tournament import ArenaConfig, ArenaResult, Entrant, format_report, identical_part, match, run_arena
 from .worker import PlayerMaker, play_task, spec_player
 
 __all__ = [

@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..game import forfeit_winner
 from ..moves import MoveCode, MoveError, format_code, parse_code
 from ..record import record_of_game, write_record
 from ..table import CountEnded, CountStarted, Dealt
@@ -321,7 +320,7 @@ class GameService:
             return
         reason = reason[:MAX_REASON]
         try:
-            self.store.forfeit(live.id, live.ply, seat, reason, forfeit_winner(live.rules, live.game.scores, seat))
+            self.store.forfeit(live.id, live.ply, seat, reason, live.game.winner_on_forfeit(seat))
         except StaleGameError:
             self.replicas.moved_elsewhere(live)
             return
