@@ -53,8 +53,10 @@ def test_create_returns_the_creators_token_an_invitation_per_other_person_and_no
     assert client.get("/api/games").json()["games"] == []  # two people: unlisted
     alone = create(client, players=3, seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "human"}, {"kind": "bot"}])
     assert [s.get("token") is not None for s in alone["seats"]] == [False, True, False] and alone["you"] == 1
+    assert client.get("/api/games").json()["games"] == []  # against the computer: unlisted unless asked
+    shown = create(client, players=3, seats=[{"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}], listed=True)
     listed = client.get("/api/games").json()["games"]
-    assert [g["game"] for g in listed] == [alone["game"]] and "token" not in str(listed)
+    assert [g["game"] for g in listed] == [shown["game"]] and "token" not in str(listed)
 
 
 def test_seat_and_spectator_payloads(client: TestClient) -> None:
@@ -168,7 +170,7 @@ def test_a_whole_game_then_every_deck_revealed_and_verified(client: TestClient) 
 
 
 def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None:
-    game, tokens = two_people(client)
+    game, tokens = two_people(client, help=True)  # hints between people: the creator allowed them
     with (
         client.websocket_connect(f"/api/games/{game}/ws?token={tokens[1]}") as ws,
         client.websocket_connect(f"/api/games/{game}/ws") as watcher,

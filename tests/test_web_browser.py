@@ -999,3 +999,43 @@ def test_a_contribution_that_did_not_arrive_is_sent_again(server: Server, browse
     assert _stored(again, game, 2) == kept
     assert not p.errors, p.errors
     p.close()
+
+
+def _tracker(page: Any) -> list[dict[str, Any]]:
+    """The tracker as the page shows it: each side's numbers and the aces and casinos it won."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => [...document.querySelectorAll('[data-testid=tracker] [data-side]')].map((s) => ({
+            side: Number(s.dataset.side), cards: Number(s.dataset.cards), spades: Number(s.dataset.spades),
+            sweeps: Number(s.dataset.sweeps), won: [...s.querySelectorAll('[data-card]')].map((c) => c.dataset.card) }))"""
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_tracker_counts_what_each_side_took(server: Server, browser: Any, width: int, height: int) -> None:
+    """At every turn of a hand the tracker's numbers are those of each side's piles in the API's
+    state, and its aces and casinos are the ones in them."""
+    body = {"players": 4, "partnerships": True, "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "casual"}] * 3}
+    made = httpx.post(server.url + "/api/games", json=body, timeout=10).json()
+    token = made["seats"][0]["token"]
+    p = Page(browser, width, height)
+    page = p.page
+    page.goto(f"{server.url}/#game={made['game']}&token={token}")
+    version, checked, taken = None, 0, 0
+    while wait_turn(page, version) == "your-move":
+        version = page.get_attribute("#turn-banner", "data-version")
+        api = _state_of(server, made["game"], token)
+        for side in _tracker(page):
+            piles = [c for seat, pile in enumerate(api["captured"]) if seat % 2 == side["side"] for c in pile]
+            assert side["cards"] == len(piles) and side["spades"] == sum(c[1] == "s" for c in piles), (side, piles)
+            assert side["sweeps"] == sum(s % 2 == side["side"] for s in api["sweeps"])
+            assert sorted(side["won"]) == sorted(c for c in piles if c[0] == "A" or c in ("Td", "2s"))
+            taken += side["cards"]
+        assert page.locator("[data-testid=tracker]").is_visible()
+        checked += 1
+        if checked == 8:
+            page.screenshot(path=str(ARTIFACTS / f"web-tracker-{width}.png"))
+        page.click("[data-testid=hand] .card-btn.playable")
+        page.wait_for_selector("[data-testid=move-choice]")
+        page.click("[data-testid=move-choice]")
+    assert checked >= 10 and taken > 0
+    p.close()

@@ -72,7 +72,7 @@ AGAINST_GREEDY = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
 
 
 def test_after_a_hand_nothing_is_played_until_every_person_pressed_next(client: TestClient) -> None:
-    made = create(client, seats=[{"kind": "human"}, {"kind": "human"}])
+    made = create(client, seats=[{"kind": "human"}, {"kind": "human"}], help=True)  # a hint is asked below
     game = made["game"]
     tokens = claim_seats(client, made)
     with client.websocket_connect(f"/api/games/{game}/ws") as watcher:

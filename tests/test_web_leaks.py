@@ -36,7 +36,7 @@ def test_no_payload_holds_a_hidden_card(tmp_path: Path, config: dict[str, Any]) 
     players = config["players"]
     bots = config["bots"]
     seats = [{"kind": "bot", "bot": bots[s]} if s in bots else {"kind": "human"} for s in range(players)]
-    body = {k: v for k, v in config.items() if k != "bots"} | {"seats": seats}
+    body = {k: v for k, v in config.items() if k != "bots"} | {"seats": seats, "help": True}  # hints asked below
     sent: list[tuple[int | None, str]] = []  # (seat, raw payload) for every message received
     app = create_app(database=f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0, rate_limits=False)
     with TestClient(app) as client:

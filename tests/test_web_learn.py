@@ -193,6 +193,33 @@ def test_only_a_seat_is_coached(client: TestClient, blunder_game: dict[str, Any]
     assert get(client, game, token)["version"] == 0
 
 
+def test_between_people_hints_and_the_coach_are_off_unless_the_creator_allowed_them(client: TestClient) -> None:
+    people = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}]
+    contest = create(client, seats=people)
+    friendly = create(client, seats=people, help=True)
+    against = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    assert [g["help"] for g in (contest, friendly, against)] == [False, True, True]
+    for made in (contest, friendly):
+        invite = made["seats"][1]["invite"]
+        claimed = client.post(f"/api/games/{made['game']}/claim", json={"invite": invite})
+        assert claimed.status_code == 200, claimed.text
+        made["guest"] = claimed.json()["token"]  # seat 1: it leads after dealer 0
+    r = client.get(f"/api/games/{contest['game']}/hint", headers={"x-cassino-token": contest["guest"]})
+    assert r.status_code == 403 and r.json() == {
+        "error": "hints are off at this table: it is a game between people, and its creator did not allow "
+        "hints and the coach's notes"
+    }
+    assert get(client, contest["game"], contest["guest"])["help"] is False
+    with client.websocket_connect(f"/api/games/{contest['game']}/ws?token={contest['guest']}") as ws:
+        t = table(ws)
+        t.send(type="coach", ply=0)
+        answer = t.receive("coach")
+        assert answer["status"] == 403 and answer["error"].startswith("the coach's notes are off at this table")
+    r = client.get(f"/api/games/{friendly['game']}/hint", headers={"x-cassino-token": friendly["guest"]})
+    assert r.status_code == 200 and r.json()["version"] == 0
+    assert get(client, friendly["game"], friendly["guest"])["help"] is True
+
+
 # ----------------------------------------------------------------------------- lessons
 
 
@@ -217,7 +244,7 @@ def test_lessons_due_at_the_seats_turn(client: TestClient, blunder_game: dict[st
 
 
 def test_no_lesson_is_due_off_the_seats_turn(client: TestClient) -> None:
-    made = create(client, seats=[{"kind": "human"}, {"kind": "human"}])  # seat 1, the eldest, plays first
+    made = create(client, seats=[{"kind": "human"}, {"kind": "human"}], help=True)  # seat 1, the eldest, plays first
     with client.websocket_connect(f"/api/games/{made['game']}/ws?token={made['seats'][0]['token']}") as ws:
         t = table(ws)
         t.send(type="lessons", seen=[])

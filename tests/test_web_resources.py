@@ -72,7 +72,7 @@ def test_only_named_players_sit_at_a_table(store: Store, bot: str, why: str) -> 
 def test_every_allowed_player_sits(store: Store) -> None:
     service = GameService(store)
     for bot in TABLE_BOTS:
-        live, _, _ = service.create({"seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}]})
+        live, _, _ = service.create({"seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}], "listed": True})
         assert live.seats[1].bot == bot and live.seats[1].player is not None
     assert len(store.recent()) == len(TABLE_BOTS) == 10
 
@@ -237,7 +237,7 @@ def test_new_games_are_rate_limited_per_client(store: Store) -> None:
         service.create({})  # a caller naming no client (the server itself) is not limited
     clock.now += 2
     service.create({}, client="10.0.0.1")
-    assert len(store.recent()) == 9
+    assert len(store.unfinished()) == 9
 
 
 def test_moves_are_rate_limited_per_client(store: Store) -> None:

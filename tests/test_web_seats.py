@@ -164,9 +164,11 @@ def test_listing(client: TestClient) -> None:
     computer = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
     hidden = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], listed=False)
     robots = create(client, seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}])
-    assert [g["listed"] for g in (people, shown, computer, hidden, robots)] == [False, True, True, False, True]
+    watched = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], listed=True)
+    games = (people, shown, computer, hidden, robots, watched)
+    assert [g["listed"] for g in games] == [False, True, False, False, False, True]  # listed only when asked
     listed = [g["game"] for g in client.get("/api/games").json()["games"]]
-    assert listed == [robots["game"], computer["game"], shown["game"]]  # newest first
+    assert listed == [watched["game"], shown["game"]]  # newest first; no game against the computer by default
     # An unlisted game is still reachable by its id: a spectator with the link watches it.
     assert get(client, people["game"])["you"] is None and get(client, hidden["game"])["you"] is None
 
@@ -182,6 +184,8 @@ def test_listing(client: TestClient) -> None:
         ({"next_hand_after": "5"}, "next_hand_after must be a whole number of seconds from 0 to 3600"),
         ({"next_hand_after": True}, "next_hand_after must be a whole number of seconds from 0 to 3600"),
         ({"list": True}, "unknown field 'list' for a new game"),
+        ({"help": "no"}, "help must be true or false (hints and the coach's notes at this table)"),
+        ({"help": 0}, "help must be true or false (hints and the coach's notes at this table)"),
     ],
 )
 def test_bad_listing_and_timer_fields(client: TestClient, body: dict[str, Any], words: str) -> None:
@@ -320,3 +324,18 @@ def test_an_old_database_opens_with_the_new_store(old_url: str) -> None:
         assert seat == 1 and again.seats[1].holder == sha(token) and again.invites[1] == sha(invites[1])
     finally:
         store.close()
+
+
+def test_every_seat_has_a_name_and_computer_players_distinct_ones(client: TestClient) -> None:
+    """Three computer players of one level are three characters; a person who typed no name gets a
+    name, never a seat number; a name given is kept, and no default takes it."""
+    four = create(client, players=4, partnerships=True, seats=[{"kind": "human"}] + [{"kind": "bot"}] * 3)
+    assert [s["name"] for s in four["seats"]] == ["Robin", "Sam", "Lena", "Joe"]
+    mixed = create(
+        client,
+        players=4,
+        seats=[{"kind": "human", "name": "Sam"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot", "bot": "master"}],
+    )
+    assert [s["name"] for s in mixed["seats"]] == ["Sam", "Lena", "Robin", "Magnus"]
+    state = get(client, four["game"], four["seats"][0]["token"])
+    assert [s["name"] for s in state["seats"]] == ["Robin", "Sam", "Lena", "Joe"]

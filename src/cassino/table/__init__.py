@@ -11,15 +11,17 @@ from __future__ import annotations
 from .errors import BadCommandError, ClosedError, NoSuchMoveError, NotNowError, NotSeatedError, TableError
 from .events import CountEnded, CountStarted, Dealt, Event, Forfeited, GameOver, HandEnded, Moved, Pressed, TakenBack
 from .live import BotTurn, Frame, Table, finished_hand, side_name
-from .seats import BOT, DEFAULT_OPPONENT, HUMAN, KINDS, Seat
+from .seats import BOT, CHARACTERS, DEFAULT_OPPONENT, HUMAN, KINDS, PEOPLE, Seat, default_names
 from .teaching import LESSON_IDS, Learner, Teaching, checked_seen
 
 __all__ = [
     "BOT",
+    "CHARACTERS",
     "DEFAULT_OPPONENT",
     "HUMAN",
     "KINDS",
     "LESSON_IDS",
+    "PEOPLE",
     "BadCommandError",
     "BotTurn",
     "ClosedError",
@@ -43,6 +45,7 @@ __all__ = [
     "TakenBack",
     "Teaching",
     "checked_seen",
+    "default_names",
     "finished_hand",
     "side_name",
 ]

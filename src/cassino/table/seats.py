@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -14,6 +15,35 @@ BOT: Final = "bot"
 KINDS: Final = (HUMAN, BOT)
 DEFAULT_OPPONENT: Final = "casual"
 """The computer player a new game seats when none is named: the middle of the ladder of levels."""
+
+CHARACTERS: Final[dict[str, tuple[str, ...]]] = {
+    "beginner": ("Pip", "Dot", "Bea", "Tully"),
+    "novice": ("Milo", "Nell", "Otto", "Rosa"),
+    "casual": ("Sam", "Lena", "Joe", "Maya"),
+    "club": ("Vera", "Hugo", "Ines", "Theo"),
+    "expert": ("Ada", "Felix", "Greta", "Omar"),
+    "master": ("Magnus", "Iris", "Leon", "Zora"),
+}
+"""The characters of each level of computer player, by name (names, not words: the same in every
+language), so that three computer players at one table are three people to follow, not three
+copies of "Casual player"."""
+PEOPLE: Final = ("Robin", "Sasha", "Kim", "Alex")
+"""Names for people who gave none: a name, never a seat number."""
+
+
+def default_names(specs: Sequence[str | None], given: Sequence[str | None]) -> list[str]:
+    """Each seat's name: the one ``given``, else, for a computer player (``specs[s]`` its spec), the
+    first character of its level not already at the table (its spec and seat for a player
+    without characters), and for a person (spec None) the first free name of ``PEOPLE``."""
+    taken = {name for name in given if name}
+    names: list[str] = []
+    for seat, (spec, name) in enumerate(zip(specs, given, strict=True)):
+        if not name:
+            roster = PEOPLE if spec is None else CHARACTERS.get(spec, ())
+            name = next((n for n in roster if n not in taken), f"{spec or 'Player'} ({seat})")
+        taken.add(name)
+        names.append(name)
+    return names
 
 
 @dataclass
@@ -50,4 +80,4 @@ class Seat:
         return self.kind == BOT or bool(self.holder)
 
 
-__all__ = ["BOT", "DEFAULT_OPPONENT", "HUMAN", "KINDS", "Seat"]
+__all__ = ["BOT", "CHARACTERS", "DEFAULT_OPPONENT", "HUMAN", "KINDS", "PEOPLE", "Seat", "default_names"]

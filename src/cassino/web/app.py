@@ -386,6 +386,7 @@ def create_app(
             "seats": seats,
             "spectate": watch_link(live.id),
             "listed": live.listed,
+            "help": live.help_allowed,
             "next_hand_after": live.next_after,
         }
 

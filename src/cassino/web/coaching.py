@@ -43,11 +43,18 @@ class Coaching:
     def __init__(self, asker: Asker, thinkers: Thinkers) -> None:
         self.asker, self.thinkers = asker, thinkers
 
-    def _person(self, game_id: str, token: str | None, what: str) -> tuple[LiveGame, int]:
-        """The game and the asker's seat, for what only a seat may ask (403 for a spectator)."""
+    def _person(self, game_id: str, token: str | None, what: str, helps: bool = False) -> tuple[LiveGame, int]:
+        """The game and the asker's seat, for what only a seat may ask (403 for a spectator, and
+        for help during play at a table whose creator did not allow it)."""
         live, seat = self.asker(game_id, token)
         if seat is None:
             raise ServiceError(403, f"{what} need a seat token: spectators only watch")
+        if helps and not live.help_allowed and not live.over:
+            raise ServiceError(
+                403,
+                f"{what} are off at this table: it is a game between people, and its creator did not allow "
+                "hints and the coach's notes",
+            )
         return live, seat
 
     async def assess(self, live: LiveGame, seat: int, view: View, code: MoveCode) -> Assessment:
@@ -89,7 +96,7 @@ class Coaching:
     async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The coach's best move for the seat of ``token`` and why, from its own view only;
         ``version`` says which position it is for."""
-        live, seat = self._person(game_id, token, "hints")
+        live, seat = self._person(game_id, token, "hints", helps=True)
         if live.counting:
             raise ServiceError(409, live.count_reason())
         if live.over or live.state.to_move != seat:
@@ -104,7 +111,7 @@ class Coaching:
         """The coach's note on the asker's own move ``ply`` (None when it cost nothing beyond the
         noise), assessed from the asker's view before it. From now on the seat's moves are assessed
         as they are made, so that the review at the end is quick."""
-        live, seat = self._person(game_id, token, "the coach's notes")
+        live, seat = self._person(game_id, token, "the coach's notes", helps=True)
         with answer_refusals():
             mover, view, code = live.teaching.move_at(ply)
         if mover != seat:

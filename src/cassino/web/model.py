@@ -85,6 +85,7 @@ class LiveGame(Table):
         next_after: int = 0,
         dealer: Dealer | None = None,
         invites: dict[int, str] | None = None,
+        help_allowed: bool = True,
     ) -> None:
         super().__init__(
             rules,
@@ -99,6 +100,9 @@ class LiveGame(Table):
         """The stored hands (deck, salt, commitment), in order."""
         self.created = created
         self.listed = listed
+        self.help_allowed = help_allowed
+        """Whether its people may ask for hints and the coach's notes (off between people unless
+        the creator allowed them: a game between people is a contest)."""
         self.dealer = dealer
         """Where the next deck comes from."""
         self.invites = dict(invites or {})
@@ -128,6 +132,7 @@ class LiveGame(Table):
         super().adopt(fresh)
         assert isinstance(fresh, LiveGame)
         self.hands, self.dealer, self.invites = fresh.hands, fresh.dealer, fresh.invites
+        self.help_allowed = fresh.help_allowed
         self.contributions, self.last_move, self.stale = fresh.contributions, fresh.last_move, False
         self.cache.clear()
 

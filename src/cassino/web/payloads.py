@@ -156,6 +156,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "next_deadline": live.deadline,
         "winner": live.game.winner,
         "forfeit": _forfeit(live),
+        "help": live.help_allowed,
         "scores": view.scores,
         "hand_number": live.hand_number,
         "deal": state.deal_number(),

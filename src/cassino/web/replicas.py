@@ -79,6 +79,7 @@ class Replicas:
             next_after=stored.next_hand_after,
             dealer=dealer,
             invites={i.seat: i.code_hash for i in stored.invites},
+            help_allowed=stored.help_allowed,
         )
         try:
             live.replay((row.seat, parse_code(row.move)) for row in stored.moves)

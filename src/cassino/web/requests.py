@@ -30,6 +30,7 @@ from ..table import (
     NotSeatedError,
     Seat,
     TableError,
+    default_names,
 )
 from .errors import ServiceError
 from .fair import is_value
@@ -43,7 +44,7 @@ MAX_TARGET = 1000
 TABLE_BOTS = (*level_names(), "random", "greedy", "heuristic", "search")
 """The computer players that may sit at a table, by plain name only (no settings)."""
 
-_CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats", "listed", "next_hand_after", "deal")
+_CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats", "listed", "next_hand_after", "deal", "help")
 _DEAL_FIELDS = ("id", "contribution")
 _SEAT_FIELDS = ("kind", "name", "bot")
 CLAIM_FIELDS = ("invite", "name")
@@ -150,13 +151,22 @@ def seats_of_request(seats_in: list[Any], programs: Programs | None = None) -> N
     every other person's gets an invitation; a computer seat may name a bot program of the
     server's folder, if it has one (``programs``)."""
     out = NewSeats()
+    bots: list[str | None] = []
     for i, spec in enumerate(seats_in):
         if not isinstance(spec, dict):
             raise ServiceError(400, f'seats[{i}] must be an object like {{"kind": "human"}}')
         known_fields(spec, _SEAT_FIELDS, f"seats[{i}]")
         kind = spec.get("kind", "human")
-        if kind == "human":
-            name = check_name(spec.get("name"), f"seats[{i}].name", f"Seat {i}")
+        if kind not in ("human", "bot"):
+            raise ServiceError(400, f"seats[{i}].kind must be 'human' or 'bot', not {kind!r}")
+        bot = spec.get("bot", DEFAULT_OPPONENT) if kind == "bot" else None
+        if kind == "bot" and (not isinstance(bot, str) or not bot or len(bot) > 128):
+            raise ServiceError(400, f"seats[{i}].bot must name a computer player, e.g. 'greedy'")
+        bots.append(bot)
+    given = [check_name(spec.get("name"), f"seats[{i}].name", "") for i, spec in enumerate(seats_in)]
+    names = default_names(bots, given)
+    for i, (bot, name) in enumerate(zip(bots, names, strict=True)):
+        if bot is None:
             code = secrets.token_hex(16)
             if not out.tokens:  # the first person's seat is the creator's
                 out.tokens[i] = code
@@ -166,17 +176,11 @@ def seats_of_request(seats_in: list[Any], programs: Programs | None = None) -> N
                 out.invites[i] = code
                 out.seats.append(Seat.person(i, name))
                 out.rows.append(SeatRow(i, "human", name))
-        elif kind == "bot":
-            bot = spec.get("bot", DEFAULT_OPPONENT)
-            if not isinstance(bot, str) or not bot or len(bot) > 128:
-                raise ServiceError(400, f"seats[{i}].bot must name a computer player, e.g. 'greedy'")
+        else:
             seed = secrets.randbelow(2**31)
             player = bot_player(bot, seed, programs)
-            name = check_name(spec.get("name"), f"seats[{i}].name", f"{bot} ({i})")
             out.seats.append(Seat.computer(i, bot, seed, name, player))
             out.rows.append(SeatRow(i, "bot", name, bot=bot, bot_seed=seed))
-        else:
-            raise ServiceError(400, f"seats[{i}].kind must be 'human' or 'bot', not {kind!r}")
     return out
 
 
@@ -199,6 +203,15 @@ def listed_of_request(body: dict[str, Any]) -> bool | None:
     if listed is not None and not isinstance(listed, bool):
         raise ServiceError(400, "listed must be true or false")
     return listed
+
+
+def help_of_request(body: dict[str, Any]) -> bool | None:
+    """Whether a new game's people may ask for hints and the coach's notes, as asked (None: only
+    when at most one person sits at it: between people, a game is a contest)."""
+    allowed = body.get("help")
+    if allowed is not None and not isinstance(allowed, bool):
+        raise ServiceError(400, "help must be true or false (hints and the coach's notes at this table)")
+    return allowed
 
 
 def deal_of_request(spec: Any, has_person: bool) -> tuple[str, str] | None:

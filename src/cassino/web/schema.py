@@ -2,7 +2,7 @@
 
 A game's position is never stored: it is rebuilt by replaying the stored moves on the stored decks.
 Seat tokens and invitations are stored only as SHA-256 hashes. Tables added after the first release
-(settings, invitations, activity, the count's presses, seeds, contributions, tickets, forfeits) are new tables,
+(settings, invitations, activity, the count's presses, seeds, contributions, tickets, forfeits, help) are new tables,
 so ``create_all`` adds them to an existing database; a game without a settings row is listed and
 has no count timer, as games were before, and one without an activity row has no known last move
 (it starts counting towards its expiry when it is loaded).
@@ -113,6 +113,14 @@ contributions_table = Table(
     Column("value", String(64), nullable=False),
 )
 """Each person's contribution to a hand's deck, taken until the hand is dealt."""
+help_table = Table(
+    "cassino_game_help",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("allowed", Boolean, nullable=False),
+)
+"""Whether the people at a game may ask for hints and the coach's notes: off by default between
+people (a contest), on against computer players; a game without a row (made before) allows them."""
 forfeits_table = Table(
     "cassino_forfeits",
     metadata,
@@ -204,6 +212,8 @@ class StoredGame:
     """The people's contributions, by hand then seat."""
     forfeit: tuple[int, str] | None = None
     """The seat that forfeited the game and why, if one did."""
+    help_allowed: bool = True
+    """Whether hints and the coach's notes may be asked for (``help_table``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,3 +242,5 @@ class NewGame:
     """The seeds of the first hand and the next (``fair.SCHEME``), by hand."""
     contributions: dict[int, str] = field(default_factory=dict)
     """The first hand's contributions, by seat."""
+    help_allowed: bool = True
+    """Whether hints and the coach's notes may be asked for."""

@@ -42,6 +42,7 @@ from .requests import (
     answer_refusals,
     check_name,
     deal_of_request,
+    help_of_request,
     known_fields,
     listed_of_request,
     next_after_of_request,
@@ -121,9 +122,11 @@ class GameService:
         rules = rules_of_request(body)
         seats_in = seat_specs(body, rules)
         next_after = next_after_of_request(body)
-        listed_in = listed_of_request(body)
+        listed_in, help_in = listed_of_request(body), help_of_request(body)
         new = seats_of_request(seats_in, self.programs)
-        listed = listed_in if listed_in is not None else len(new.tokens) + len(new.invites) <= 1
+        people = len(new.tokens) + len(new.invites)
+        listed = bool(listed_in)  # a game is watched by strangers only when its creator asks
+        help_allowed = help_in if help_in is not None else people <= 1
         game_id = secrets.token_hex(8)
         now = self.clock()
         first_seed, given = self.deals.first(deal_of_request(body.get("deal"), bool(new.tokens)), new.tokens, now)
@@ -144,6 +147,7 @@ class GameService:
             now,
             seeds,
             given,
+            help_allowed,
         )
         live = LiveGame(
             game_id,
@@ -156,6 +160,7 @@ class GameService:
             next_after=next_after,
             dealer=dealer,
             invites=invites,
+            help_allowed=help_allowed,
         )
         live.contributions[1] = given
         live.last_move = now

@@ -64,6 +64,7 @@ from .schema import (
     forfeits_table,
     games_table,
     hands_table,
+    help_table,
     invites_table,
     metadata,
     moves_table,
@@ -201,6 +202,7 @@ class Store:
         created: float | None = None,
         seeds: dict[int, str] | None = None,
         contributions: dict[int, str] | None = None,
+        help_allowed: bool = True,
     ) -> None:
         """A new game with its seats, invitations, settings, first hand's deck and the seeds (with
         the first hand's contributions), in one transaction."""
@@ -215,6 +217,7 @@ class Store:
             created,
             seeds or {},
             contributions or {},
+            help_allowed,
         )
         self.create_games([game])
 
@@ -296,6 +299,7 @@ class Store:
                 [{"game_id": g.id, "listed": g.listed, "next_hand_after": g.next_hand_after} for g in games],
             ),
             (activity_table, [{"game_id": g.id, "last_move": created[g.id]} for g in games]),
+            (help_table, [{"game_id": g.id, "allowed": g.help_allowed} for g in games]),
             (seeds_table, [{"game_id": g.id, "hand": h, "seed": seed} for g in games for h, seed in g.seeds.items()]),
             (
                 contributions_table,
@@ -511,6 +515,8 @@ class Store:
             given = conn.execute(select(contributions_table).where(contributions_table.c.game_id == game_id))
             for r in given:
                 game.contributions.setdefault(int(r.hand), {})[int(r.seat)] = str(r.value)
+            helped = conn.execute(select(help_table.c.allowed).where(help_table.c.game_id == game_id)).first()
+            game.help_allowed = True if helped is None else bool(helped.allowed)
             lost = conn.execute(select(forfeits_table).where(forfeits_table.c.game_id == game_id)).first()
             game.forfeit = None if lost is None else (int(lost.seat), str(lost.reason))
         return game

@@ -174,7 +174,7 @@ async function createGame(event) {
     const kind = s === 0 ? "human" : document.querySelector(`[name="kind-${s}"]`).value;
     if (kind === "bot") {
       const bot = document.querySelector(`[name="bot-${s}"]`).value;
-      seats.push({ kind, bot, name: name || playerName(bot) });
+      seats.push(name ? { kind, bot, name } : { kind, bot }); // no name: the server seats one of its characters
     } else {
       if (s > 0) people += 1;
       seats.push({ kind, name });
@@ -183,6 +183,7 @@ async function createGame(event) {
   const body = { preset, players, partnerships: $("partnerships").checked, options, seats };
   if (people > 1) {
     body.listed = $("listed").checked;
+    body.help = $("allow-help").checked;
     body.next_hand_after = Number($("next-after").value);
   }
   await startGame(body, { lessons: false, coach: false });

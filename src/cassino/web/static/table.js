@@ -12,6 +12,7 @@ import { send } from "./connection.js";
 import { countToShow, showCount } from "./count.js";
 import { animate, yourTurnCue } from "./cues.js";
 import { renderSide } from "./side.js";
+import { trackerView } from "./tracker.js";
 import { learning, renderLesson, closeCoach } from "./learning.js";
 
 /** A new state arrived: draw it (moving the cards from where they were), and its count if a hand ended. */
@@ -100,6 +101,7 @@ function renderTable() {
   const { current, selection } = state;
   $("stock").replaceChildren(el("span", { class: "stock-pile", id: "stock-pile", "aria-hidden": "true" }), tn("table.stock", st.stock));
   $("deal-info").textContent = st.phase === "count" ? "" : dealLabel(st);
+  $("tracker").replaceWith(Object.assign(trackerView(st, sideName), { id: "tracker" }));
   const box = $("table-cards");
   box.replaceChildren();
   if (st.phase === "count") { box.append(el("p", { class: "empty-table" }, t("table.hand_over"))); return; }
@@ -156,7 +158,8 @@ export function renderPlay() {
   const spectator = you() === null;
   const myTurn = !spectator && st.to_move === you() && st.status !== "over" && st.phase !== "count";
   $("me").classList.toggle("my-turn", myTurn);
-  $("hint-button").hidden = !myTurn;
+  $("hint-button").hidden = !myTurn || current.help === false; // a contest between people: no engine help
+  $("help-off").hidden = spectator || current.help !== false;
   $("clear-button").hidden = !myTurn || !selection.card;
   $("undo").hidden = !current.can_undo;
   hand.setAttribute("aria-label", spectator ? t("hand.watching") : t("hand.label"));
