@@ -1039,3 +1039,38 @@ def test_the_tracker_counts_what_each_side_took(server: Server, browser: Any, wi
         page.click("[data-testid=move-choice]")
     assert checked >= 10 and taken > 0
     p.close()
+
+
+def test_switching_language_redraws_the_last_move_and_the_lobby(server: Server, browser: Any) -> None:
+    """The line that announces the last move and the lobby's games to watch are drawn again in the
+    language chosen, with no English word left (and a new table opens at its top)."""
+    watched = {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], "listed": True}
+    assert httpx.post(server.url + "/api/games", json=watched, timeout=10).status_code == 201
+    p = Page(browser, 1280, 800, lang="en", motion=False)
+    page = p.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#recent li a")
+    for language in ("de", "id"):
+        page.select_option("[data-testid=language]", language)
+        page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
+        recent = page.locator("#recent").inner_text()
+        assert recent and not english_left([recent], language, exempt=set()), recent
+    page.select_option("[data-testid=language]", "en")
+    page.evaluate("window.scrollTo(0, 400)")
+    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
+    page.goto(new_game(server, body))
+    wait_turn(page, None)
+    assert page.evaluate("window.scrollY") == 0
+    version = page.get_attribute("#turn-banner", "data-version")
+    page.click("[data-testid=hand] .card-btn.playable")
+    page.click("[data-testid=move-choice]")
+    assert wait_turn(page, version) == "your-move"  # the computer player answered
+    line = page.locator("[data-testid=last-move]")
+    assert line.inner_text().startswith("Greedy: ")  # the computer player led
+    for language in ("de", "id"):
+        page.select_option("[data-testid=language]", language)
+        page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
+        said = line.inner_text()
+        assert said.startswith("Greedy: ") and not english_left([said], language, exempt={"Greedy"}), said
+    assert not p.errors, p.errors
+    p.close()

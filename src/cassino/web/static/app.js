@@ -8,7 +8,8 @@ import { t, loadLanguage, preferredLanguage, setLanguages, languages, translateS
 import { motionOn } from "./motion.js";
 import { state } from "./state.js";
 import { forgetOldDeals, soundOn, setSound } from "./storage.js";
-import { loadConfig, showLobby, renderLobby, renderMyGames, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
+import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
+import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
 import { render, clearSelection } from "./table.js";
 import { countToShow, showCount } from "./count.js";
@@ -31,7 +32,7 @@ function route() {
 /** Another language was chosen: draw everything on screen again in it. */
 function rerender() {
   translateStatic();
-  if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); }
+  if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); }
   if (!$("table-view").hidden && state.current) {
     render();
     renderInvites();
@@ -40,6 +41,7 @@ function rerender() {
     if (hand) showCount(hand);
     if (!$("replay").hidden) showFrame();
     renderLesson();
+    sayAgain();
     if (state.coachNote) $("coach-text").textContent = noteText(state.coachNote);
     if (state.reviewShown) renderReview();
     const conn = $("conn").dataset.state;

@@ -38,20 +38,38 @@ export function animate(old, before, countHand) {
     flyAway(was, target, 360, residue.has(name) ? 380 : Math.min(away++ * 30, 150));
   }
   for (const s of document.querySelectorAll(".seat.to-move")) s.animate?.([{ boxShadow: "0 0 0 0 #f5c54288" }, { boxShadow: "0 0 0 10px #f5c54200" }], { duration: 400 });
-  announce(before, handEnded, countHand);
 }
 
-function announce(before, handEnded, countHand) {
+/** What the last-move line says, as a function of the language, so that it is said again in
+ * another language when the reader switches (`sayAgain`). */
+let said = null;
+
+/** Say the last move (or where the hand's last cards went) on the line under the felt, which
+ * screen readers read too: with motion or without. */
+export function announce(before, countHand) {
   const current = state.current;
-  const box = $("announce");
+  const handEnded = before && current.hand_number !== before.hand_number;
   if (handEnded && countHand?.residue?.cards?.length && countHand.residue.seat !== null) {
-    box.textContent = t("announce.residue", { cards: cardsText(countHand.residue.cards), name: seatName(countHand.residue.seat) });
-    return;
+    const { cards, seat } = countHand.residue;
+    said = () => t("announce.residue", { cards: cardsText(cards), name: seatName(seat) });
+  } else {
+    const last = current.moves.length ? current.moves[current.moves.length - 1] : null;
+    if (!last || !before || before.version === current.version) return;
+    const table = before.table;
+    said = () => t("announce.move", { name: seatName(last.seat), move: playedText(last.move, you(), seatName, table) });
   }
-  const last = current.moves.length ? current.moves[current.moves.length - 1] : null;
-  if (!last || !before || before.version === current.version) return;
-  const text = playedText(last.move, you(), seatName, before.table);
-  box.textContent = t("announce.move", { name: seatName(last.seat), move: text });
+  sayAgain();
+}
+
+/** Say the last move again, in the language now chosen. */
+export function sayAgain() {
+  $("announce").textContent = said ? said() : "";
+}
+
+/** A new table: nothing said yet. */
+export function forgetAnnouncement() {
+  said = null;
+  sayAgain();
 }
 
 export function yourTurnCue(before) {

@@ -10,6 +10,7 @@ import { heldSeats, holdSeat, invitesOf, keepInvites, keepDeal, setLearn } from 
 import { show, showProblem } from "./views.js";
 import { connect } from "./connection.js";
 import { closeCoach } from "./learning.js";
+import { forgetAnnouncement } from "./cues.js";
 
 /** What the lobby offers (fetched once: the page's languages come from it too). */
 /** The catalogue key of what a computer player is like: the server names it for a bot program. */
@@ -27,7 +28,13 @@ export async function showLobby() {
   await loadConfig();
   renderLobby();
   renderMyGames();
-  const { games } = await (await fetch("/api/games")).json();
+  state.recentGames = (await (await fetch("/api/games")).json()).games;
+  renderRecent();
+}
+
+/** The games to watch, in the language now chosen. */
+export function renderRecent() {
+  const games = state.recentGames || [];
   const recent = $("recent");
   recent.replaceChildren();
   for (const g of games.slice(0, 12)) {
@@ -266,6 +273,7 @@ export function openGame(id, token) {
     lessonShown: null, askedLessons: null, coachFor: null,
   });
   closeCoach();
+  forgetAnnouncement();
   show("table-view");
   $("replay").hidden = true;
   $("over").hidden = true;

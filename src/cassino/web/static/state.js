@@ -4,6 +4,7 @@
 export const state = {
   config: null, // GET /api/config: presets, options, seats, players, languages, the tutorial
   lobbyChoice: { preset: "classic", players: 2 }, // the lobby's preset and number of players
+  recentGames: [], // GET /api/games: the games to watch, drawn again in another language
 
   game: null, // { id, token } of the table open
   socket: null,

@@ -7,7 +7,9 @@ import { learnSettings } from "./storage.js";
 
 /** Show one view; a seat at a table also gets its teaching settings in the menu. */
 export function show(view) {
+  const switching = $(view).hidden;
   for (const v of ["lobby", "table-view", "problem"]) $(v).hidden = v !== view;
+  if (switching) window.scrollTo(0, 0); // a new scene opens at its top, not at the last one's scroll
   const game = state.game;
   const seated = view === "table-view" && Boolean(game?.token);
   $("set-lessons-row").hidden = !seated;
