@@ -178,7 +178,13 @@ def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None
     ):
         first = ws.receive_json()
         assert first["type"] == "state" and first["you"] == 1 and first["version"] == 0
-        assert watcher.receive_json()["you"] is None and other.receive_json()["you"] == 0
+        assert [p["presence"] for p in first["presence"]] == ["away", "online"]  # seat 0's page is not open yet
+        watched = watcher.receive_json()
+        assert watched["you"] is None and [p["presence"] for p in watched["presence"]] == ["away", "online"]
+        mine = other.receive_json()
+        assert mine["you"] == 0 and [p["presence"] for p in mine["presence"]] == ["online", "online"]
+        for heard in (ws.receive_json(), watcher.receive_json()):  # seat 0 came: the others hear of it
+            assert [p["presence"] for p in heard["presence"]] == ["online", "online"] and heard["version"] == 0
         ws.send_json({"type": "hint"})
         hint = ws.receive_json()
         assert hint["type"] == "hint" and hint["move"] in [m["move"] for m in first["legal"]]

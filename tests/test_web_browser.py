@@ -1074,3 +1074,25 @@ def test_switching_language_redraws_the_last_move_and_the_lobby(server: Server, 
         assert said.startswith("Greedy: ") and not english_left([said], language, exempt={"Greedy"}), said
     assert not p.errors, p.errors
     p.close()
+
+
+def test_the_host_sees_the_guest_come_and_go(server: Server, browser: Any) -> None:
+    """A person's seat is `waiting` until its invitation is opened, `online` while its page is
+    open, then `away`; the host's table says so, and says who it waits for."""
+    body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}]}
+    made = httpx.post(server.url + "/api/games", json=body, timeout=10).json()
+    host = Page(browser, 1280, 800, motion=False)
+    host.page.goto(f"{server.url}/#game={made['game']}&token={made['seats'][0]['token']}")
+    host.page.wait_for_selector("[data-testid=seat-1][data-presence=waiting]")
+    assert "Ben has not opened the invitation yet" in host.page.locator("#prompt").inner_text()  # Ben leads
+    guest = Page(browser, 390, 844, motion=False)
+    guest.page.goto(server.url + made["seats"][1]["link"])
+    guest.page.wait_for_selector("#turn-banner[data-state=your-move]")
+    host.page.wait_for_selector("[data-testid=seat-1][data-presence=online]")
+    assert "Ben is thinking" in host.page.locator("#prompt").inner_text()
+    assert guest.page.get_attribute("[data-testid=seat-0]", "data-presence") == "online"
+    guest.close()
+    host.page.wait_for_selector("[data-testid=seat-1][data-presence=away]")
+    assert "Ben has left the table for now" in host.page.locator("#prompt").inner_text()
+    assert not host.errors and not guest.errors, (host.errors, guest.errors)
+    host.close()

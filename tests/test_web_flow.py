@@ -124,7 +124,13 @@ def test_after_a_hand_nothing_is_played_until_every_person_pressed_next(client: 
             started = ws.receive_json()
             assert (started["phase"], started["ready"], started["waiting_for"]) == ("play", [], [])
             assert started["version"] == 48 and started["hand_number"] == 2
+        heard = watcher.receive_json()  # seat 0's page opened: everyone hears it is online
+        assert heard["phase"] == "count" and heard["presence"][0]["presence"] == "online"
         assert watcher.receive_json()["phase"] == "play"
+        gone = watcher.receive_json()  # and closed again: away, since then
+        assert (
+            gone["presence"][0]["presence"] == "away" and gone["presence"][0]["since"] >= heard["presence"][0]["since"]
+        )
     mine = get(client, game, tokens[mover])
     assert mine["legal"] and mine["phase"] == "play"
     r = post(client, game, "moves", tokens[mover], {"move": mine["legal"][0]["move"]})
@@ -225,14 +231,16 @@ def test_undo_takes_back_every_computer_move_after_the_persons_on_the_websocket(
     before = my_turn(client, game, token)
     assert before["version"] == 2
     with client.websocket_connect(f"/api/games/{game}/ws?token={token}") as ws:
-        assert ws.receive_json() == before
+        got = ws.receive_json()  # as before, but for this page: its seat is online now
+        assert [p["presence"] for p in got["presence"]] == ["online", "joined", "joined"]
+        assert {**got, "presence": before["presence"]} == before
         ws.send_json({"type": "move", "move": before["legal"][0]["move"]})
         seen = ws.receive_json()
         while seen["to_move"] != 0:
             seen = ws.receive_json()
         assert seen["version"] == 5 and seen["can_undo"] is True
         ws.send_json({"type": "undo"})
-        assert ws.receive_json() == before
+        assert ws.receive_json() == got  # the position before the move, this page still online
 
 
 def test_undo_is_refused_across_a_new_deal_after_the_hand_and_with_two_people(client: TestClient) -> None:

@@ -111,9 +111,9 @@ def test_no_socket_message_drops_the_connection_or_changes_a_game(
 ) -> None:
     game, tokens = table
     rng = random.Random(7)
-    before = get(client, game, tokens[0])
     with client.websocket_connect(f"/api/games/{game}/ws?token={tokens[rng.randrange(2)]}") as ws:
         assert ws.receive_json()["type"] == "state"
+        before = get(client, game, tokens[0])  # with the page open: its seat is online
         for i in range(WS_MESSAGES):
             choice = rng.randrange(6)
             if choice == 0:

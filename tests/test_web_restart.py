@@ -93,7 +93,8 @@ def test_sigkill_mid_game_then_restart_resumes_every_game(tmp_path: Path) -> Non
         with connect(f"ws://127.0.0.1:{server.port}/api/games/{game}/ws?token={token}") as ws:
             import json
 
-            assert json.loads(ws.recv(timeout=10)) == before  # a client that reconnects gets the current state
+            got = json.loads(ws.recv(timeout=10))  # a client that reconnects gets the current state
+            assert got["presence"][0]["presence"] == "online" and {**got, "presence": before["presence"]} == before
         resumed = _state(url, robots)
         assert resumed["version"] >= robots_seen and resumed["rules"]["partnerships"] is True
         _wait(lambda: _state(url, robots)["status"] == "over", "the computer players to finish", limit=120)

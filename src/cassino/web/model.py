@@ -115,6 +115,9 @@ class LiveGame(Table):
         """True when the database may hold more than this copy (a write failed mid-way, or a change
         another process announced could not be read): it is read again before it is next used."""
         self.subscribers: list[Subscriber] = []
+        self.presence: dict[int, tuple[str, float]] = {}
+        """Each held person's seat's page: ``online`` or ``away``, and since when (epoch seconds), as
+        this process saw it or another announced it; a seat not here is away since it was claimed."""
         self.bot_task: asyncio.Task[None] | None = None
         self.timer_task: asyncio.Task[None] | None = None
         self.learn_tasks: set[asyncio.Task[Any]] = set()

@@ -19,7 +19,7 @@ from ..explain import why_not
 from ..moves import KIND_NAMES, code_card, code_kind, code_table, code_value
 from ..moves import format_code as _format_code
 from ..scoring import CountItem, expected_checksum
-from ..table import Frame
+from ..table import HUMAN, Frame
 from ..view import View, build_is_single, spectator_view, view_of
 from .model import LiveGame
 
@@ -130,6 +130,22 @@ def _next_deal(live: LiveGame) -> dict[str, Any] | None:
     return {"hand": deal.hand, "commitment": deal.commitment, "contributed": sorted(deal.contributions)}
 
 
+def presence(live: LiveGame) -> list[dict[str, Any]]:
+    """Who is at the table, seat by seat: a computer player has ``joined``; a person's seat is
+    ``waiting`` until its invitation is opened, then ``online`` while a page of it is open and
+    ``away`` once none is, each with since when (epoch seconds, None when not known)."""
+    out: list[dict[str, Any]] = []
+    for seat in live.seats:
+        if seat.kind != HUMAN:
+            out.append({"presence": "joined", "since": None})
+        elif not seat.holder:
+            out.append({"presence": "waiting", "since": None})
+        else:
+            where, since = live.presence.get(seat.seat, ("away", None))
+            out.append({"presence": where, "since": since})
+    return out
+
+
 def _forfeit(live: LiveGame) -> dict[str, Any] | None:
     """The seat that forfeited the game and why (its program hung, crashed or answered no legal move)."""
     done = live.game.forfeited
@@ -156,6 +172,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "next_deadline": live.deadline,
         "winner": live.game.winner,
         "forfeit": _forfeit(live),
+        "presence": presence(live),
         "help": live.help_allowed,
         "scores": view.scores,
         "hand_number": live.hand_number,

@@ -103,6 +103,10 @@ class Replicas:
                 if what.startswith("move "):
                     if not self._play_heard(live, what):
                         self._catch_up(live)
+                elif what.startswith("presence "):
+                    _, seat, where, since = what.split(" ")
+                    live.presence[int(seat)] = (where, float(since))
+                    self.on_changed(live)
                 else:
                     self.reload(live)
             except Exception:

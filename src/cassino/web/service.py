@@ -420,18 +420,31 @@ class GameService:
 
     # ------------------------------------------------------------------ watchers
     def subscribe(self, live: LiveGame, seat: int | None) -> Subscriber:
-        """A new watcher, sent the current state at once."""
+        """A new watcher, sent the current state at once; a seat's first page makes it online."""
         sub = Subscriber(seat)
+        if seat is not None and all(s.seat != seat for s in live.subscribers):
+            self._presence(live, seat, "online")  # the others hear of it; this page sees it below
         live.subscribers.append(sub)
         sub.queue.put_nowait(encode(state_payload(live, seat)))
         return sub
 
     def unsubscribe(self, live: LiveGame, sub: Subscriber) -> None:
-        """Forget a watcher."""
+        """Forget a watcher; a seat's last page closed makes it away."""
         if sub in live.subscribers:
             live.subscribers.remove(sub)
+            seat = sub.seat
+            if seat is not None and all(s.seat != seat for s in live.subscribers):
+                self._presence(live, seat, "away")
         if (live.over or live.abandoned) and not live.subscribers and self.games.get(live.id) is live:
             del self.games[live.id]  # a finished or abandoned game is read again if asked for again
+
+    def _presence(self, live: LiveGame, seat: int, where: str) -> None:
+        """A person's page came (``online``) or went (``away``): the watchers and the other
+        processes hear of it."""
+        now = self.clock()
+        live.presence[seat] = (where, now)
+        self.store.announce(live.id, f"presence {seat} {where} {now}")
+        self.broadcast(live)
 
     def broadcast(self, live: LiveGame) -> None:
         """Queue each watcher its own seat's state (the public part built once, each seat's text once)."""

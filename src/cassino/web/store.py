@@ -167,6 +167,18 @@ class Store:
         if self.shared:
             conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{game_id} {self.origin} {what}"})
 
+    def announce(self, game_id: str, what: str) -> None:
+        """Tell the other processes of a change that is not stored (a person's page came or went);
+        nothing on SQLite, which one process uses. A failure is logged, never raised: presence is
+        a courtesy, not a record."""
+        if not self.shared:
+            return
+        try:
+            with self.engine.begin() as conn:
+                self._notify(conn, game_id, what)
+        except Exception as exc:  # the next change of presence is announced again
+            log.warning("game %s: could not announce %r: %s", game_id, what, exc)
+
     def close(self) -> None:
         """Release the database connections."""
         self._drop_writer()

@@ -66,6 +66,8 @@ function seatBox(s, pos) {
   if (s === you()) badges.push(el("span", { class: "badge you" }, t("seat.you_badge")));
   if (isPartner(s)) badges.push(el("span", { class: "badge partner" }, t("seat.partner")));
   if (seat.kind === "bot") badges.push(el("span", { class: "badge bot" }, t("seat.computer")));
+  const presence = presenceOf(s);
+  if (seat.kind !== "bot" && s !== you()) badges.push(el("span", { class: `badge presence ${presence}` }, t(`seat.presence.${presence}`)));
   if (st.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
   const pile = st.captured[s];
   const spades = pile.filter((c) => c[1] === "s").length;
@@ -76,7 +78,7 @@ function seatBox(s, pos) {
   const label = [seatName(s), tn("seat.holds", held), tn("seat.pile_cards", pile.length), tn("seat.pile_spades", spades)];
   if (toMove) label.push(t("seat.to_move"));
   const box = el("section", { class: `seat seat-${pos}` + (toMove ? " to-move" : "") + (isPartner(s) ? " partner" : ""),
-    "data-testid": `seat-${s}`, "data-seat": String(s), "aria-label": label.join(", ") },
+    "data-testid": `seat-${s}`, "data-seat": String(s), "data-presence": presence, "aria-label": label.join(", ") },
   el("div", { class: "seat-head" }, el("strong", { class: "seat-name" }, seat.name), ...badges,
     toMove ? el("span", { class: "turn-dot" }, t("seat.to_move")) : null),
   s !== you() ? el("div", { class: "seat-hand" }, backs, el("span", { class: "count" }, tn("seat.holds", held))) : null,
@@ -85,6 +87,21 @@ function seatBox(s, pos) {
     el("span", {}, tn("seat.pile_cards", pile.length)), el("span", { class: "spades" }, `${spades} ♠`)),
   el("div", { class: "last-move" }, last ? playedText(last, you(), seatName) : "\u00a0"));
   return box;
+}
+
+/** A seat's presence: `joined` (a computer player), `waiting` (its invitation not yet opened),
+ * `online` or `away` (a page of it open or not), from the latest payload. */
+export function presenceOf(s) {
+  return state.current.presence?.[s]?.presence || (state.current.seats[s].kind === "bot" ? "joined" : "online");
+}
+
+/** What the table waits for: a computer player or a person at the table thinks; a person who has
+ * not opened the invitation, or whose page is closed, is said to be so. */
+export function waitingText(s) {
+  const presence = presenceOf(s);
+  if (presence === "waiting") return t("play.wait_join", { name: seatName(s) });
+  if (presence === "away") return t("play.wait_away", { name: seatName(s) });
+  return t("play.wait", { name: seatName(s) });
 }
 
 /** The key a build is picked and explained by: its cards. */
@@ -203,7 +220,7 @@ export function renderPlay() {
   if (hint) prompt = t("play.hint_is", { move: playedHint(hint) });
   else if (myTurn && !selection.card) prompt = t("play.choose_card");
   else if (myTurn) prompt = candidates().length > 1 ? t("play.choose_move") : t("play.confirm_move");
-  else if (st.status !== "over" && st.phase !== "count") prompt = t("play.wait", { name: seatName(st.to_move) });
+  else if (st.status !== "over" && st.phase !== "count") prompt = waitingText(st.to_move);
   $("prompt").textContent = prompt;
   $("hint-why").textContent = hint && hintWhy ? messageText(hintWhy) : "";
   $("hint-why").hidden = !(hint && hintWhy);
