@@ -1096,3 +1096,40 @@ def test_the_host_sees_the_guest_come_and_go(server: Server, browser: Any) -> No
     assert "Ben has left the table for now" in host.page.locator("#prompt").inner_text()
     assert not host.errors and not guest.errors, (host.errors, guest.errors)
     host.close()
+
+
+def test_a_move_in_three_keys(server: Server, browser: Any) -> None:
+    """A digit picks the card, a digit the move, Enter plays it; a card's first move is ready for
+    Enter at once. Each move below is made with at most three key presses and nothing else."""
+    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
+    p = Page(browser, 1280, 800, motion=False)
+    page = p.page
+    page.goto(new_game(server, body))
+    version = None
+    for turn in range(6):
+        assert wait_turn(page, version) == "your-move"
+        version = page.get_attribute("#turn-banner", "data-version")
+        key = page.get_attribute("[data-testid=hand] .card-btn.playable", "data-key")
+        presses = [str(key)]
+        page.keyboard.press(str(key))
+        count = page.locator("[data-testid=move-choice]").count()
+        assert count >= 1
+        if turn % 2 and count > 1:
+            presses.append(str(count))  # the last of its moves
+            page.keyboard.press(str(count))
+        focused = page.evaluate("document.activeElement.dataset.move")
+        presses.append("Enter")
+        page.keyboard.press("Enter")
+        assert len(presses) <= 3
+        page.wait_for_function("(v) => document.querySelector('#turn-banner').dataset.version !== v", arg=version)
+        moves = _state_of(server, *_game_and_token(page))["moves"]
+        assert focused in [m["move"] for m in moves if m["seat"] == 0], (focused, moves)
+    assert page.locator("[data-testid=key-guide]").is_visible()
+    assert not p.errors, p.errors
+    p.close()
+
+
+def _game_and_token(page: Any) -> tuple[str, str]:
+    """The game and the seat token of the page's link."""
+    fragment = dict(part.split("=", 1) for part in page.url.split("#", 1)[1].split("&"))
+    return fragment["game"], fragment["token"]

@@ -55,7 +55,30 @@ function keys(event) {
   if (event.key === "Escape" && (!$("lessons").hidden || !$("review").hidden)) { closeScenes(); return; }
   if (event.target.closest("input, select, textarea") || $("table-view").hidden) return;
   if (event.key === "Escape") clearSelection();
-  else if (/^[1-9]$/.test(event.key)) document.querySelector(`#hand [data-key="${event.key}"]`)?.click();
+  else if (/^[1-9]$/.test(event.key)) digit(Number(event.key), event);
+  else if (ARROWS[event.key] && moveChoices().length) { stepChoice(ARROWS[event.key]); event.preventDefault(); }
+}
+
+const ARROWS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+const moveChoices = () => [...document.querySelectorAll("#choices [data-testid=move-choice]")];
+
+/** A move in three keys: a digit picks the card (its first move is then ready for Enter), a second
+ * digit (or an arrow) the move, Enter plays it; Escape goes back to the cards. */
+function digit(n, event) {
+  const choices = moveChoices();
+  if (state.selection.card && choices.length) {
+    choices[n - 1]?.focus();
+  } else {
+    document.querySelector(`#hand [data-key="${n}"]`)?.click();
+    moveChoices()[0]?.focus();
+  }
+  event.preventDefault();
+}
+
+function stepChoice(by) {
+  const choices = moveChoices();
+  const at = choices.indexOf(document.activeElement);
+  choices[(at + by + choices.length) % choices.length]?.focus();
 }
 
 /** The language menu, from the languages the server lists (each named in itself). */
