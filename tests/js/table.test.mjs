@@ -9,7 +9,7 @@ import { setCatalogue } from "../../src/cassino/web/static/i18n.js";
 import { state } from "../../src/cassino/web/static/state.js";
 import { isPartner, lastMoveOf, positions, seatName, seatPositions, sideName } from "../../src/cassino/web/static/seats.js";
 import { countToShow, itemLabel } from "../../src/cassino/web/static/count.js";
-import { buildKey, dealLabel, movesFitting } from "../../src/cassino/web/static/table.js";
+import { buildKey, dealLabel, faceOf, movesFitting } from "../../src/cassino/web/static/table.js";
 import { rulesText } from "../../src/cassino/web/static/side.js";
 import { nextDealPlan } from "../../src/cassino/web/static/connection.js";
 import { fairSummary, problemText } from "../../src/cassino/web/static/fairness.js";
@@ -156,5 +156,15 @@ describe("a checked deal", () => {
     assert.equal(problemText({ problem: "contribution", seat: 3 }), "the contribution of Dee is not 64 hex digits");
     assert.equal(problemText({ problem: "scheme", scheme: "v9" }), "this page does not know this way of dealing (v9)");
     assert.equal(problemText({ problem: "unused" }), "your contribution was not used");
+  });
+});
+
+describe("faces", () => {
+  test("a face is the name's initial on a colour of its own, the same for the same name", () => {
+    assert.deepEqual(faceOf("Sam"), faceOf("Sam"));
+    assert.equal(faceOf("lena").initial, "L");
+    assert.equal(faceOf("").initial, "?");
+    const colours = new Set(["Sam", "Lena", "Joe", "Maya", "Pip", "Dot", "Bea", "Tully"].map((n) => faceOf(n).colour));
+    assert.ok(colours.size >= 4 && [...colours].every((c) => Number.isInteger(c) && c >= 0 && c < 8));
   });
 });

@@ -79,7 +79,7 @@ function seatBox(s, pos) {
   if (toMove) label.push(t("seat.to_move"));
   const box = el("section", { class: `seat seat-${pos}` + (toMove ? " to-move" : "") + (isPartner(s) ? " partner" : ""),
     "data-testid": `seat-${s}`, "data-seat": String(s), "data-presence": presence, "aria-label": label.join(", ") },
-  el("div", { class: "seat-head" }, el("strong", { class: "seat-name" }, seat.name), ...badges,
+  el("div", { class: "seat-head" }, face(seat.name), el("strong", { class: "seat-name" }, seat.name), ...badges,
     toMove ? el("span", { class: "turn-dot" }, t("seat.to_move")) : null),
   s !== you() ? el("div", { class: "seat-hand" }, backs, el("span", { class: "count" }, tn("seat.holds", held))) : null,
   el("div", { class: "pile", "data-pile": String(s) },
@@ -87,6 +87,20 @@ function seatBox(s, pos) {
     el("span", {}, tn("seat.pile_cards", pile.length)), el("span", { class: "spades" }, `${spades} ♠`)),
   el("div", { class: "last-move" }, last ? playedText(last, you(), seatName) : "\u00a0"));
   return box;
+}
+
+const FACES = 8;
+
+/** A face for a name: its initial on a colour of its own (the same name, the same face). */
+export function faceOf(name) {
+  let hash = 0;
+  for (const ch of name) hash = (hash * 31 + ch.codePointAt(0)) % 9973;
+  return { initial: [...name][0]?.toUpperCase() || "?", colour: hash % FACES };
+}
+
+function face(name) {
+  const { initial, colour } = faceOf(name);
+  return el("span", { class: `face face-${colour}`, "aria-hidden": "true" }, initial);
 }
 
 /** A seat's presence: `joined` (a computer player), `waiting` (its invitation not yet opened),
