@@ -235,10 +235,18 @@ def test_card_images(client: TestClient) -> None:
     for name in ("Ac", "Td", "Qh", "7s", "back"):
         r = client.get(f"/cards/{name}.svg")
         assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
-        ET.fromstring(r.text)
-    for rank, label in enumerate("23456789T", 2):  # a numeral shows as many pips as its number
-        assert client.get(f"/cards/{label}h.svg").text.count("scale(1.600)") == rank
-    assert "Jack" not in client.get("/cards/Jh.svg").text and ">J</text>" in client.get("/cards/Jh.svg").text
+        doc = ET.fromstring(r.text)
+        ids = {node.get("id") for node in doc.iter()}
+        refs = {v[1:] for node in doc.iter() for k, v in node.attrib.items() if k.endswith("href")}
+        assert refs and refs <= ids  # every part it draws with travels in the file itself
+        assert doc.findtext("{http://www.w3.org/2000/svg}title") == ("card back" if name == "back" else name)
+    for rank, label in enumerate("A23456789T", 1):  # a numeral shows its pips and one sign in each corner
+        svg = client.get(f"/cards/{label}h.svg").text
+        assert svg.count('href="#heart"') == rank + 2 and 'href="#diamond"' not in svg
+        assert svg.count(f'href="#{"ace" if rank == 1 else f"n_{rank}"}"') == 2
+    for label, figure in (("J", "jack"), ("Q", "queen"), ("K", "king")):  # courts: the figure's artwork
+        svg = client.get(f"/cards/{label}s.svg").text
+        assert f'id="{figure}_' in svg and svg.count(f'href="#{figure}"') == 2
     r = client.get("/cards/Zz.svg")
     assert r.status_code == 404 and "is not a card" in r.json()["error"]
 

@@ -102,7 +102,7 @@ def test_the_page_runs_under_its_content_security_policy(slow_server: Server, br
         version = page.get_attribute("#turn-banner", "data-version")
         page.locator("[data-testid=hand] .card-btn.playable").first.click()
         page.locator("[data-testid=move-choice]").first.click()
-    assert page.locator("[data-testid=seat-0] .badge.you").count() == 1
+    assert page.inner_text("[data-testid=seat-0] .seat-name") == "You"
     assert p.errors == [], p.errors
     p.close()
 
@@ -129,7 +129,7 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     page.click("#create")
     wait_turn(page, None)
     assert "7" in page.inner_text("#rules-text")
-    assert page.locator("[data-testid=seat-0] .badge.you").count() == 1
+    assert page.inner_text("[data-testid=seat-0] .seat-name") == "You"
 
     captured = {"shot": False, "why": False, "blocked": False, "undo": False}
 
@@ -159,7 +159,8 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
             captured["undo"] = True
         if turn == 2:
             page.click("#hint-button")
-            page.wait_for_function("document.querySelector('#prompt').textContent.startsWith('Hint: ')")
+            page.wait_for_selector("[data-testid=hint-note]:not([hidden])")
+            assert page.inner_text("#hint-text")
 
     def on_chosen(page: Any, turn: int) -> bool:
         choice = page.locator("[data-testid=move-choice]").first
@@ -398,7 +399,7 @@ def test_seats_are_remembered_and_invitations_open_once(server: Server, browser:
     guest.page.wait_for_selector("#my-games a")
     guest.page.click("#my-games a")
     guest.page.wait_for_selector("[data-testid=hand] [data-card], [data-testid=hand] p")
-    assert guest.page.locator("[data-testid=seat-1] .badge.you").count() == 1
+    assert guest.page.inner_text("[data-testid=seat-1] .seat-name") == "You"
     # the same invitation in another browser: already used
     other = Page(browser, 1280, 900, motion=False)
     other.page.goto(server.url + invite["link"])
@@ -481,7 +482,7 @@ def test_a_tutorial_game_teaches(server: Server, browser: Any) -> None:
         if turn == 1:
             page.click("#hint-button")
             page.wait_for_selector("[data-testid=hint-why]:not([hidden])")
-            assert page.inner_text("#prompt").startswith("Hint: ") and page.inner_text("[data-testid=hint-why]")
+            assert page.inner_text("#hint-text") and page.inner_text("[data-testid=hint-why]")
             coached["hint"] = True
 
     def on_chosen(page: Any, turn: int) -> bool:
@@ -850,6 +851,11 @@ def test_the_page_contributes_to_every_deal_and_verifies_it(fair_game: dict[str,
         and kept_4["commitment"] == state["next_deal"]["commitment"]
     )
 
+    # against the computer the panels are one line, which opens them
+    fold = page.locator("[data-testid=fair-fold]")
+    assert fold.get_attribute("open") is None and not page.is_visible("[data-testid=fair]")
+    fold.locator("> summary").click()
+    page.wait_for_selector("[data-testid=fair]", state="visible")
     for hand in (1, 2):
         item = page.locator(f"#fair li[data-hand='{hand}'][data-result]")
         item.wait_for()
@@ -942,7 +948,7 @@ def test_a_tampered_reveal_is_caught(fair_game: dict[str, Any], server: Server) 
         page.goto("about:blank")
         page.goto(url)
         item = page.locator(f"#fair li[data-hand='{hand}'][data-result]")
-        item.wait_for()
+        item.wait_for()  # shown: a deal that fails its check opens the folded panels
         assert item.get_attribute("data-result") == result
         assert text in item.inner_text()
         assert item.locator(".mismatch").count() == 1
@@ -957,7 +963,9 @@ def test_a_tampered_reveal_is_caught(fair_game: dict[str, Any], server: Server) 
         page.unroute(pattern)
     page.goto("about:blank")
     page.goto(url)
-    page.locator("#fair li[data-hand='1'][data-result=verified]").wait_for()
+    page.locator("#fair li[data-hand='1'][data-result=verified]").wait_for(state="attached")
+    # every deal verified: against the computer the panels stay folded into their line
+    assert page.get_attribute("[data-testid=fair-fold]", "open") is None
     assert not errors, errors
     page.close()
 
@@ -1133,3 +1141,56 @@ def _game_and_token(page: Any) -> tuple[str, str]:
     """The game and the seat token of the page's link."""
     fragment = dict(part.split("=", 1) for part in page.url.split("#", 1)[1].split("&"))
     return fragment["game"], fragment["token"]
+
+
+# ------------------------------------------------------------------ everything on the first screen
+FIRST_SCREEN = ("[data-testid=hand]", "[data-testid=table] .table-cards")
+NOTES = ("[data-testid=lesson]", "[data-testid=hint-note]", "[data-testid=coach-note]")
+
+
+def _on_first_screen(p: Page, parts: list[str], where: str) -> None:
+    """Each part (every element it matches, when shown) lies inside the viewport, the page unscrolled."""
+    page = p.page
+    assert page.evaluate("window.scrollY") == 0, f"{where}: the page was scrolled"
+    for part in parts:
+        for i in range(page.locator(part).count()):
+            node = page.locator(part).nth(i)
+            if node.is_visible() and not inside(node.bounding_box(), p.width, p.height):
+                p.shot(f"first-screen-{p.width}-failure.png")
+                raise AssertionError(f"{where}: {part} #{i} lies at {node.bounding_box()}")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_a_whole_hand_on_the_first_screen(server: Server, browser: Any, width: int, height: int) -> None:
+    """The tutorial's first hand, a hint asked at every turn: the hand, the table, the move choices
+    and each note (lesson, hint, coach) lie inside the viewport at every turn, without scrolling."""
+    p = Page(browser, width, height, motion=False)
+    page = p.page
+    page.goto(server.url + "/")
+    page.click("[data-testid=learn-to-play]")
+    version: str | None = None
+    turns = hints = 0
+    seen: set[str] = set()
+    while (state := wait_turn(page, version)) == "your-move":
+        page.wait_for_timeout(150)  # a lesson or the coach's note arrives just after the state
+        _on_first_screen(p, [*FIRST_SCREEN, *NOTES], f"turn {turns}")
+        seen.update(n for n in NOTES if page.is_visible(n))
+        if page.is_visible("[data-testid=lesson]"):
+            page.click("[data-testid=lesson-ok]")
+        page.click("#hint-button")
+        page.wait_for_selector("[data-testid=hint-note]:not([hidden])")
+        _on_first_screen(p, [*FIRST_SCREEN, *NOTES], f"turn {turns}, the hint")
+        seen.add(NOTES[1])
+        hints += 1
+        if turns == 2:
+            p.shot(f"first-screen-{width}.png")
+        version = page.get_attribute("#turn-banner", "data-version")
+        page.locator("[data-testid=hand] .card-btn.playable").first.click()
+        page.wait_for_selector("[data-testid=move-choice]")
+        _on_first_screen(p, [*FIRST_SCREEN, *NOTES, "[data-testid=move-choice]"], f"turn {turns}, the choices")
+        page.locator("[data-testid=move-choice]").first.click()
+        turns += 1
+    assert state == "count" and turns == 24 and hints == 24, (state, turns)
+    assert {NOTES[0], NOTES[1]} <= seen, seen
+    assert not p.errors, p.errors
+    p.close()

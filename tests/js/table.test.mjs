@@ -9,8 +9,8 @@ import { setCatalogue } from "../../src/cassino/web/static/i18n.js";
 import { state } from "../../src/cassino/web/static/state.js";
 import { isPartner, lastMoveOf, positions, seatName, seatPositions, sideName } from "../../src/cassino/web/static/seats.js";
 import { countToShow, itemLabel } from "../../src/cassino/web/static/count.js";
-import { buildKey, dealLabel, faceOf, movesFitting } from "../../src/cassino/web/static/table.js";
-import { rulesText } from "../../src/cassino/web/static/side.js";
+import { buildKey, dealLabel, faceOf, movesFitting, pileDepth } from "../../src/cassino/web/static/table.js";
+import { rulesText, withPeople } from "../../src/cassino/web/static/side.js";
 import { nextDealPlan } from "../../src/cassino/web/static/connection.js";
 import { fairSummary, problemText } from "../../src/cassino/web/static/fairness.js";
 import { itemName } from "../../src/cassino/web/static/learning.js";
@@ -167,4 +167,18 @@ describe("faces", () => {
     const colours = new Set(["Sam", "Lena", "Joe", "Maya", "Pip", "Dot", "Bea", "Tully"].map((n) => faceOf(n).colour));
     assert.ok(colours.size >= 4 && [...colours].every((c) => Number.isInteger(c) && c >= 0 && c < 8));
   });
+});
+
+test("a pile thickens a layer for every four cards, up to eight layers", () => {
+  assert.deepEqual([0, 1, 3, 4, 7, 8, 27, 28, 40, 52].map(pileDepth), [0, 1, 1, 2, 2, 3, 7, 8, 8, 8]);
+});
+
+test("the fairness panels open at a table with other people only", () => {
+  const bot = { kind: "bot" }, person = { kind: "human" };
+  assert.equal(withPeople([person, bot], 0), false);
+  assert.equal(withPeople([person, bot, bot, bot], 0), false);
+  assert.equal(withPeople([person, person], 0), true);
+  assert.equal(withPeople([bot, person, bot, person], 1), true);
+  assert.equal(withPeople([person, bot], null), true); // a spectator watches people play
+  assert.equal(withPeople([bot, bot], null), false);
 });

@@ -129,4 +129,6 @@ export function renderFair() {
   }
   list.replaceChildren(...items);
   history.replaceChildren(...earlier);
+  // a deal that failed its check is never left folded away
+  if (items.some((item) => item.dataset.result && item.dataset.result !== "verified")) $("fair-fold").open = true;
 }

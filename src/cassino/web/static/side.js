@@ -29,7 +29,20 @@ export function renderSide() {
   const forfeit = $("over-forfeit");
   forfeit.hidden = !st.forfeit;
   if (st.forfeit) forfeit.textContent = t("over.forfeit", { name: seatName(st.forfeit.seat), reason: st.forfeit.reason });
+  renderFold();
   renderFair();
+}
+
+/** Does anyone else sit at this table as a person (not a computer player)? */
+export const withPeople = (seats, me) => seats.some((seat, s) => s !== me && seat.kind !== "bot");
+
+/** The fairness and invitation panels: open at a table with other people (who check the deals and
+ * need the links), folded into one line that opens them in a game against the computer. */
+function renderFold() {
+  const fold = $("fair-fold");
+  const people = withPeople(state.current.seats, you());
+  fold.classList.toggle("unfolded", people);
+  if (people) fold.open = true;
 }
 
 /** A table's rules in one line: the variant, the players, then each option the catalogue names. */

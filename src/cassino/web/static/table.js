@@ -63,7 +63,6 @@ function seatBox(s, pos) {
   const seat = state.current.seats[s];
   const toMove = st.to_move === s && st.phase !== "count" && st.status !== "over";
   const badges = [];
-  if (s === you()) badges.push(el("span", { class: "badge you" }, t("seat.you_badge")));
   if (isPartner(s)) badges.push(el("span", { class: "badge partner" }, t("seat.partner")));
   if (seat.kind === "bot") badges.push(el("span", { class: "badge bot" }, t("seat.computer")));
   const presence = presenceOf(s);
@@ -79,15 +78,26 @@ function seatBox(s, pos) {
   if (toMove) label.push(t("seat.to_move"));
   const box = el("section", { class: `seat seat-${pos}` + (toMove ? " to-move" : "") + (isPartner(s) ? " partner" : ""),
     "data-testid": `seat-${s}`, "data-seat": String(s), "data-presence": presence, "aria-label": label.join(", ") },
-  el("div", { class: "seat-head" }, face(seat.name), el("strong", { class: "seat-name" }, seat.name), ...badges,
+  el("div", { class: "seat-head" }, face(seat.name), el("strong", { class: "seat-name", title: seat.name }, seatName(s)), ...badges,
     toMove ? el("span", { class: "turn-dot" }, t("seat.to_move")) : null),
   s !== you() ? el("div", { class: "seat-hand" }, backs, el("span", { class: "count" }, tn("seat.holds", held))) : null,
-  el("div", { class: "pile", "data-pile": String(s) },
-    el("span", { class: "pile-stack" + (pile.length ? "" : " empty"), "aria-hidden": "true" }),
+  el("div", { class: "pile", "data-pile": String(s) }, pileStack(pile.length, st.sweeps.filter((x) => x === s).length),
     el("span", {}, tn("seat.pile_cards", pile.length)), el("span", { class: "spades" }, `${spades} ♠`)),
   el("div", { class: "last-move" }, last ? playedText(last, you(), seatName) : "\u00a0"));
   return box;
 }
+
+/** A seat's pile as it lies: thicker as it grows (a layer for every four cards, up to eight), with a
+ * card turned crosswise in it for each sweep, as players mark sweeps at a real table. */
+function pileStack(cards, sweeps) {
+  const stack = el("span", { class: "pile-stack" + (cards ? "" : " empty"), "aria-hidden": "true" });
+  stack.style.setProperty("--depth", String(pileDepth(cards)));
+  for (let i = 0; i < sweeps; i++) stack.append(el("span", { class: "sweep-mark" }));
+  return stack;
+}
+
+/** How many layers a pile of n cards shows. */
+export const pileDepth = (n) => (n ? Math.min(8, 1 + Math.floor(n / 4)) : 0);
 
 const FACES = 8;
 
@@ -231,11 +241,12 @@ export function renderPlay() {
     }
   }
   let prompt = "";
-  if (hint) prompt = t("play.hint_is", { move: playedHint(hint) });
-  else if (myTurn && !selection.card) prompt = t("play.choose_card");
+  if (myTurn && !selection.card) prompt = t("play.choose_card");
   else if (myTurn) prompt = candidates().length > 1 ? t("play.choose_move") : t("play.confirm_move");
   else if (st.status !== "over" && st.phase !== "count") prompt = waitingText(st.to_move);
   $("prompt").textContent = prompt;
+  $("hint-note").hidden = !hint;
+  $("hint-text").textContent = hint ? playedHint(hint) : "";
   $("hint-why").textContent = hint && hintWhy ? messageText(hintWhy) : "";
   $("hint-why").hidden = !(hint && hintWhy);
 }
