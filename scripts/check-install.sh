@@ -26,6 +26,13 @@ if tar -tzf "$sdist" | grep -E '\.(so|pyd)$|/_build\.json$' >&2; then
   fail "the sdist holds build output of this tree"
 fi
 
+# The page's files travel in both: the card art (vendored, with its licence) most of all.
+sdist_files="$(tar -tzf "$sdist")" wheel_files="$("$py" -m zipfile -l "$wheel")"
+for part in web/static/index.html web/static/vendor/svg-cards/svg-cards.svg web/static/vendor/svg-cards/LICENSE; do
+  grep -q "/src/cassino/$part$" <<<"$sdist_files" || fail "the sdist lacks cassino/$part"
+  grep -q "^cassino/$part " <<<"$wheel_files" || fail "the wheel lacks cassino/$part"
+done
+
 "$py" -m venv --without-pip "$tmp/venv"
 "$py" -m pip --python "$tmp/venv/bin/python" install --quiet --no-deps --no-index "$wheel"
 mkdir "$tmp/elsewhere"
