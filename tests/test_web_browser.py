@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -1192,5 +1193,28 @@ def test_a_whole_hand_on_the_first_screen(server: Server, browser: Any, width: i
         turns += 1
     assert state == "count" and turns == 24 and hints == 24, (state, turns)
     assert {NOTES[0], NOTES[1]} <= seen, seen
+    assert not p.errors, p.errors
+    p.close()
+
+
+def test_four_players_three_computer_players_three_names(server: Server, browser: Any) -> None:
+    """A 4-player partnership game made in the lobby with its seats as they come: the three computer
+    players have three distinct names (none a level's or a seat's), each on its own face, at 1280x800."""
+    p = Page(browser, 1280, 800, motion=False)
+    page = p.page
+    page.goto(server.url + "/")
+    page.click("label[for=players-4]")
+    page.check("#partnerships")
+    page.click("#create")
+    wait_turn(page, None)
+    names = [page.inner_text(f"[data-testid=seat-{s}] .seat-name") for s in (1, 2, 3)]
+    assert len(set(names)) == 3 and page.inner_text("[data-testid=seat-0] .seat-name") == "You", names
+    assert not any(re.search(r"player|seat|\d", n, re.IGNORECASE) for n in names), names
+    faces = [page.get_attribute(f"[data-testid=seat-{s}] .face", "class") for s in (1, 2, 3)]
+    assert [page.inner_text(f"[data-testid=seat-{s}] .face") for s in (1, 2, 3)] == [n[0] for n in names]
+    assert all(f and "face-" in f for f in faces)
+    partner = page.inner_text("[data-testid=seat-2]")
+    assert names[1] in page.inner_text("#scores") and "partner" in partner
+    p.shot("table-4-players.png")
     assert not p.errors, p.errors
     p.close()
