@@ -212,9 +212,12 @@ def test_lessons_due_at_the_seats_turn(client: TestClient, blunder_game: dict[st
     game, token = blunder_game["game"], blunder_game["token"]
     with client.websocket_connect(f"/api/games/{game}/ws?token={token}") as ws:
         t = table(ws)
+        teaching = client.app.state.service.games[game].teaching  # type: ignore[attr-defined]
+        assert not teaching.learner(1).guided
         t.send(type="lessons", seen=[])
         lessons = t.receive("lessons")
         assert lessons["version"] == 0
+        assert teaching.learner(1).guided, "a seat that asks for lessons is guided: its coach flags careless trails"
         due = lessons["due"]
         assert [d["id"] for d in due] == ["trailing", "pairing", "summing", "building", "multiple", "sweeps"]
         assert due[0]["title"]["key"] == "learn.lesson.trailing.title"

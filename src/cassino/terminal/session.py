@@ -62,6 +62,8 @@ class Session:
         self._lock = threading.Lock()
         """Held while the table changes: the coach's worker threads read it under this lock too."""
         self.coach = SeatCoach(self.table, self.humans[0], self._lock, weighs=coach)
+        if lessons:
+            self.table.teaching.guide(self.humans[0])
 
     # ------------------------------------------------------------------ what is happening
     @property

@@ -307,10 +307,11 @@ def hint_line(session: Session, me: int, cards: CardText, view: View, hint: tupl
 
 
 def note_text(note: CoachNote, cards: CardText) -> str:
-    """The coach's note on a costly move: the better move in words, about how many points it was
-    worth more, and why (the library's template ``coach.note``)."""
+    """The coach's note on a move: the better move in words, about how many points it was worth
+    more, and why (the library's template ``coach.note``; ``coach.flag``, without the points, for
+    a careless trail the tutorial's coach flags)."""
     values = {"move": cards.words(note.better), "loss": f"{note.loss:.1f}", "why": learn_text(note.why, cards)}
-    return english("coach.note", values)
+    return english(note.template, values)
 
 
 def lesson_lines(note: LessonNote, cards: CardText) -> list[str]:
