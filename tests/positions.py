@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cassino.cards import parse_card
+from cassino.cards import CARD_NAMES, parse_card
 from cassino.notation import position_from_json
 from cassino.rules import make_rules
-from cassino.state import State
+from cassino.state import State, deal_order
 from reference import RANKS, SUITS
 
 ALL_CARDS: list[str] = [rank + suit for rank in RANKS for suit in SUITS]
@@ -92,6 +92,19 @@ def scripted_position(
             "captured": [[], list(captured)] + [[] for _ in hands[2:]],
         }
     )
+
+
+def first_deal(eldest: list[str], table: list[str], dealer: list[str]) -> list[int]:
+    """A deck whose first deal (dealer seat 0 of two, classic) gives these cards; the rest in order."""
+    packets = {1: [eldest[:2], eldest[2:]], -1: [table[:2], table[2:]], 0: [dealer[:2], dealer[2:]]}
+    top: list[str] = []
+    for round_ in range(2):
+        for who in deal_order(2, 0, True):
+            top += packets[who][round_]
+    deck = [parse_card(c) for c in top] + [c for c in range(52) if CARD_NAMES[c] not in top]
+    state = State.new_hand(make_rules("classic", players=2), deck, 0)
+    assert {CARD_NAMES[c] for c in range(52) if state.hands[1] >> c & 1} == set(eldest)
+    return deck
 
 
 def hand_over_state() -> State:

@@ -114,7 +114,8 @@ def test_lessons_come_in_teaching_order_and_not_once_seen() -> None:
     assert [n.lesson.id for n in due_lessons(view, {"trailing", "pairing"})] == ids[2:]
     first = due_lessons(view, set())[0]
     assert first.move is not None and first.move in view.legal
-    assert first.to_json()["example"]["params"] == {"card": {"cards": ["5s"]}}
+    # The trail shown is of the card that takes nothing: 8h and 5s could capture.
+    assert first.to_json()["example"]["params"] == {"card": {"cards": ["Kd"]}}
 
 
 def test_no_lesson_without_a_sweep_when_sweeps_do_not_score() -> None:

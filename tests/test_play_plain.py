@@ -206,7 +206,8 @@ def test_answers_that_are_not_moves_change_nothing() -> None:
     move, why = replies[0].strip().removeprefix("hint: ").split(" — ")
     said = {CARDS.words(c, state, 0, ("You", "Computer").__getitem__) for c in state.legal_codes()}
     assert replies[0].startswith("hint: ") and move in said and why
-    assert replies[1].strip() == "your side has taken 0 cards and 0 spades this hand"
+    taken = ["Taken this hand:", "  You: 0 cards, 0 spades", "  Computer: 3 cards, 2 spades, A♠"]
+    assert replies[1].splitlines() == taken  # the computer's first move took three cards, A♠ among them
     assert replies[2].strip() == "not possible: no K is in your hand"
     assert replies[3].strip() == f"not possible: {CARDS.named(elsewhere)} is not in your hand"
     assert replies[4].startswith(f"not possible: illegal move {refused!r}: ") and "(rule 6.1)" in replies[4]

@@ -27,7 +27,6 @@ from cassino.terminal.table_text import (
     scores_line,
     seat_title,
     side_title,
-    taken_line,
     wants_ascii,
     whose,
 )
@@ -43,11 +42,6 @@ LETTERS = CardText(ascii=True)
 )
 def test_plurals_agree_with_the_count(n: int, word: str, expected: str) -> None:
     assert plural(n, word) == expected
-
-
-def test_trackers_read_as_words() -> None:
-    assert taken_line(1, 1) == "1 card and 1 spade"
-    assert taken_line(2, 0) == "2 cards and 0 spades"
 
 
 @pytest.mark.parametrize(

@@ -19,13 +19,11 @@ pytest.importorskip("babel")
 
 from fastapi.testclient import TestClient
 
-from cassino.cards import CARD_NAMES, parse_card
 from cassino.learn import CATEGORIES, all_lessons
 from cassino.players import LEVELS
-from cassino.rules import make_rules
-from cassino.state import State, deal_order
 from cassino.web import create_app
 from cassino.web.app import config
+from positions import first_deal
 from web_support import assert_no_leak, create, get, hidden_by_version
 
 # Seat 1 (the eldest hand, first to play) holds the ten of clubs, which sweeps the table with Big
@@ -35,19 +33,6 @@ TABLE = ["Td", "Th", "7h", "3s"]
 DEALER = ["2h", "6c", "9d", "Jh"]
 BEST = "capture Tc 10: 3s 7h Td Th"
 BLUNDER = "trail 3d"
-
-
-def first_deal(eldest: list[str], table: list[str], dealer: list[str]) -> list[int]:
-    """A deck whose first deal (dealer seat 0 of two) gives these cards; the rest in order."""
-    packets = {1: [eldest[:2], eldest[2:]], -1: [table[:2], table[2:]], 0: [dealer[:2], dealer[2:]]}
-    top: list[str] = []
-    for round_ in range(2):
-        for who in deal_order(2, 0, True):
-            top += packets[who][round_]
-    deck = [parse_card(c) for c in top] + [c for c in range(52) if CARD_NAMES[c] not in top]
-    state = State.new_hand(make_rules("classic", players=2), deck, 0)
-    assert {CARD_NAMES[c] for c in range(52) if state.hands[1] >> c & 1} == set(eldest)
-    return deck
 
 
 @pytest.fixture
@@ -227,9 +212,12 @@ def test_lessons_due_at_the_seats_turn(client: TestClient, blunder_game: dict[st
     game, token = blunder_game["game"], blunder_game["token"]
     with client.websocket_connect(f"/api/games/{game}/ws?token={token}") as ws:
         t = table(ws)
+        teaching = client.app.state.service.games[game].teaching  # type: ignore[attr-defined]
+        assert not teaching.learner(1).guided
         t.send(type="lessons", seen=[])
         lessons = t.receive("lessons")
         assert lessons["version"] == 0
+        assert teaching.learner(1).guided, "a seat that asks for lessons is guided: its coach flags careless trails"
         due = lessons["due"]
         assert [d["id"] for d in due] == ["trailing", "pairing", "summing", "building", "multiple", "sweeps"]
         assert due[0]["title"]["key"] == "learn.lesson.trailing.title"

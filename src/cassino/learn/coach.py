@@ -12,6 +12,9 @@ bonus); only differences between moves of one position mean anything.
 one category of play the move belongs to (the review adds the losses up by category);
 ``note`` speaks only when the loss exceeds ``MARGIN``, set from the measured noise of the
 evaluation (benchmarks/coach_noise.py, docs/learn.md), so a coach never scolds a move for noise.
+A guided coach (a learner in the tutorial) also flags what the lessons teach never to do, however
+the search rates it: trailing an ace or a casino while a capture is there (``careless_trail``, the
+rule the lessons consult too, so that no lesson shows a move its coach would flag).
 """
 
 from __future__ import annotations
@@ -21,14 +24,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..cards import RANK_MASKS, SPADES_MASK, CardMask, rank
-from ..moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, code_cards, code_table
+from ..moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, code_card, code_cards, code_kind, code_table
 from ..players.search import SearchPlayer
 from ..players.solver import GAME_WON, cards_known, world_of
 from ..players.worlds import WorldSampler
 from ..reasons import Cards
 from ..view import View
-from .messages import Message, Word, english, words
-from .reading import MoveFacts, card_points, keeper, points_in, read_move, sweepable, table_cards
+from .messages import PREFIX, Message, Word, english, words
+from .reading import MoveFacts, card_points, careless_trail, keeper, points_in, read_move, sweepable, table_cards
 
 MARGIN: Final = 0.35
 """The loss, in points, above which the coach speaks: 2.5 times the standard deviation over seeds
@@ -76,6 +79,10 @@ words(
     more_cards="{card} could have taken more: {cards}.",
     trail="Trailing {card} would have given your opponent less.",
     better="The search of the coming turns rates it {loss} points better.",
+    careless_trail=(
+        "You trailed {card}, which scores by itself, while {taker} could take {cards}: capture first, and "
+        "never trail an ace or a casino when a capture is there."
+    ),
 )
 words(
     "hint",
@@ -87,7 +94,7 @@ words(
     trail_safe="Trail {card}: every other move leaves your opponent a sweep.",
     trail="Trail {card}: it gives your opponent the least.",
 )
-words("coach", note="Better: {move}, about {loss} points more. {why}")
+words("coach", note="Better: {move}, about {loss} points more. {why}", flag="Better: {move}. {why}")
 
 
 def _judged(move: MoveCode, best: MoveCode, loss: float, category: str) -> dict[str, Any]:
@@ -125,21 +132,29 @@ class CoachNote:
     loss: float
     category: str
     why: Message
+    flagged: bool = False
+    """A note a guided coach gives whatever the search's loss (``careless_trail``): the search may
+    rate the move close to the best, so it is worded without points (``template``)."""
+
+    @property
+    def template(self) -> str:
+        """The learn code the note is worded by: ``coach.note``, or ``coach.flag`` without points."""
+        return "coach.flag" if self.flagged else "coach.note"
 
     def text(self) -> str:
-        """The note in English: the template ``learn.coach.note`` filled with the better move's
-        line, the loss and ``why`` (the page fills it with its own move words)."""
-        return english(
-            "coach.note", {"move": str(Move(self.better)), "loss": f"{self.loss:.1f}", "why": self.why.text()}
-        )
+        """The note in English: its ``template`` filled with the better move's line, the loss and
+        ``why`` (the page fills it with its own move words)."""
+        values = {"move": str(Move(self.better)), "loss": f"{self.loss:.1f}", "why": self.why.text()}
+        return english(self.template, values)
 
     def to_json(self) -> dict[str, Any]:
-        """The note for the page (``best``: the better move): the page words ``learn.coach.note``
-        with that move in its own move words."""
+        """The note for the page (``best``: the better move): the page words its ``template`` (the
+        catalogue key ``learn.coach.note`` or ``learn.coach.flag``) with that move in its own move words."""
         return {
             **_judged(self.move, self.better, self.loss, self.category),
             "category_name": category_name(self.category).to_json(),
             "why": self.why.to_json(),
+            "template": PREFIX + self.template,
             "text": self.text(),
         }
 
@@ -248,14 +263,30 @@ def reason(view: View, best: MoveFacts) -> Message:
     return Message.of("hint.trail", card=card)
 
 
-def coach_note(assessment: Assessment, margin: float = MARGIN) -> CoachNote | None:
-    """A word on a costly move: None unless its loss exceeds ``margin`` (beyond the noise)."""
-    if assessment.loss <= margin:
-        return None
+def coach_note(assessment: Assessment, margin: float = MARGIN, guided: bool = False) -> CoachNote | None:
+    """A word on a costly move: None unless its loss exceeds ``margin`` (beyond the noise). A
+    ``guided`` coach (a learner in the tutorial) also flags a careless trail of an ace or a casino
+    (``careless_trail``) however the search rates it, naming the capture it rates best."""
     view = assessment.view
+    if assessment.loss <= margin:
+        return _flag(assessment) if guided and careless_trail(view, assessment.move) else None
     chosen, best = read_move(view, assessment.move), read_move(view, assessment.best)
     message = why(view, chosen, best, assessment.loss)
     return CoachNote(assessment.move, assessment.best, assessment.loss, assessment.category, message)
+
+
+def _flag(assessment: Assessment) -> CoachNote:
+    """The note on a careless trail: the capture the search rates best, and what the tutorial teaches."""
+    values = dict(assessment.values)
+    better = next(code for code, _ in assessment.values if code_kind(code) == CAPTURE)
+    loss = max(0.0, values[better] - values[assessment.move])
+    message = Message.of(
+        "why.careless_trail",
+        card=Cards.one(code_card(assessment.move)),
+        taker=Cards.one(code_card(better)),
+        cards=Cards.of(code_table(better)),
+    )
+    return CoachNote(assessment.move, better, loss, assessment.category, message, flagged=True)
 
 
 class Coach:
@@ -308,13 +339,15 @@ class Coach:
         reference = read_move(view, best)
         return Assessment(view, code, ranked, best, loss, category(view, read_move(view, code), reference))
 
-    def note(self, assessment: Assessment) -> CoachNote | None:
-        """A word on a costly move: None unless its loss exceeds the coach's margin."""
-        return coach_note(assessment, self.margin)
+    def note(self, assessment: Assessment, guided: bool = False) -> CoachNote | None:
+        """A word on a costly move: None unless its loss exceeds the coach's margin, or, for a
+        ``guided`` learner, the move is a careless trail (``coach_note``)."""
+        return coach_note(assessment, self.margin, guided)
 
-    def hint(self, view: View) -> tuple[MoveCode, Message]:
-        """The best move of ``view`` and what makes it good."""
-        best = self.values(view)[0][0]
+    def hint(self, view: View, guided: bool = False) -> tuple[MoveCode, Message]:
+        """The best move of ``view`` and what makes it good; for a ``guided`` learner, the best that
+        the coach would not flag (never a careless trail)."""
+        best = next(code for code, _ in self.values(view) if not (guided and careless_trail(view, code)))
         return best, reason(view, read_move(view, best))
 
 

@@ -22,7 +22,7 @@ from ..rules import Rules, make_rules
 from ..scoring import CountItem
 from ..view import View
 from .messages import Message, words
-from .reading import MoveFacts, keeper, read_move, table_cards
+from .reading import MoveFacts, careless_trail, keeper, read_move, table_cards
 
 TUTORIAL_RULES: Final = make_rules("classic", players=2)
 """The rules of the guided first game: the classic game for two."""
@@ -195,7 +195,9 @@ def _first(moves: list[MoveFacts], keep: Callable[[MoveFacts], bool]) -> MoveFac
 
 
 def _trailing(view: View, moves: list[MoveFacts]) -> Example | None:
-    f = _first(moves, lambda f: f.kind == TRAIL)
+    """A trail of a card that takes nothing: one that could capture is better shown capturing."""
+    takers = {f.card for f in moves if f.kind == CAPTURE}
+    f = _first(moves, lambda f: f.kind == TRAIL and f.card not in takers)
     return (Message.of("lesson.trailing.example", card=Cards.one(f.card)), f.code) if f else None
 
 
@@ -334,10 +336,11 @@ def all_lessons(rules: Rules = TUTORIAL_RULES) -> tuple[Lesson, ...]:
 def due_lessons(view: View, seen: Collection[str]) -> list[LessonNote]:
     """The lessons not ``seen`` whose idea the seat's position shows now (it is to move), in
     teaching order, each with an example from the table. A tutorial tells the first, adds its id
-    to ``seen``, and asks again next turn: the others come back while their idea holds."""
+    to ``seen``, and asks again next turn: the others come back while their idea holds. No example
+    is a move the guided coach flags (``careless_trail``): the rule is the coach's own."""
     if not view.legal:
         return []
-    moves = [read_move(view, code) for code in view.legal]
+    moves = [read_move(view, code) for code in view.legal if not careless_trail(view, code)]
     out = []
     for lesson_id, trigger in TRIGGERS.items():
         if trigger is None or lesson_id in seen:

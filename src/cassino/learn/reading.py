@@ -1,16 +1,28 @@
 """Reading a move and a table the way a teacher names them: a pair, a sum, a sweep, a raise, a
-table the opponent could sweep. Shared by the lessons, the coach and the review, from a ``View``
-only, and built on the engine's and the players' helpers (``table_after``, ``best_capture``).
+table the opponent could sweep, a careless trail of a scoring card. Shared by the lessons, the
+coach and the review, from a ``View`` only, and built on the engine's and the players' helpers
+(``table_after``, ``best_capture``).
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-from ..cards import DECK_SIZE, RANK_MASKS, CardMask, rank
+from ..cards import ACES_MASK, BIG_CASINO, DECK_SIZE, LITTLE_CASINO, RANK_MASKS, CardMask, rank
 from ..checks import build_is_single, court_choices
-from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, MoveCode, code_card, code_cards, code_kind, code_table, code_value
+from ..moves import (
+    BUILD,
+    CAPTURE,
+    HIGHEST_VALUE,
+    TRAIL,
+    MoveCode,
+    code_card,
+    code_cards,
+    code_kind,
+    code_table,
+    code_value,
+)
 from ..players.evaluate import COURTS, best_capture, card_worth, table_after, value_takers
 from ..reasons import Cards
 from ..rules import Rules
@@ -115,3 +127,17 @@ def points_in(rules: Rules, cards: CardMask) -> tuple[int, CardMask]:
             scoring |= 1 << c
             total += points[c]
     return total, scoring
+
+
+KEPT: Final[CardMask] = ACES_MASK | 1 << BIG_CASINO | 1 << LITTLE_CASINO
+"""The cards a learner is taught never to trail while a capture is there: the aces and the two
+casinos, which score by themselves under every scoring."""
+
+
+def careless_trail(view: View, code: MoveCode) -> bool:
+    """True when ``code`` trails an ace or a casino while the seat could capture: what the tutorial
+    teaches never to do. The one rule for both sides of teaching: a guided coach flags such a move
+    whatever its search says, and no lesson shows one."""
+    if code_kind(code) != TRAIL or not KEPT >> code_card(code) & 1:
+        return False
+    return any(code_kind(c) == CAPTURE for c in view.legal)

@@ -1,5 +1,6 @@
 """One live table for every front end: the game, its seats and phases, undo, computer players'
-turns and each learner's lessons and coach; commands in, events out, no input or output.
+turns, each side's trackers and each learner's lessons and coach; commands in, events out, no
+input or output.
 
 The web server, the terminal and the research environments all drive a ``Table``, so they cannot
 disagree about when a move may be made or taken back, when a hand is counted or who moves next.
@@ -13,6 +14,7 @@ from .events import CountEnded, CountStarted, Dealt, Event, Forfeited, GameOver,
 from .live import BotTurn, Frame, Table, finished_hand, side_name
 from .seats import BOT, CHARACTERS, DEFAULT_OPPONENT, HUMAN, KINDS, PEOPLE, Seat, default_names
 from .teaching import LESSON_IDS, Learner, Teaching, checked_seen
+from .trackers import SideTracker, side_trackers, unseen_by_suit
 
 __all__ = [
     "BOT",
@@ -40,6 +42,7 @@ __all__ = [
     "NotSeatedError",
     "Pressed",
     "Seat",
+    "SideTracker",
     "Table",
     "TableError",
     "TakenBack",
@@ -48,4 +51,6 @@ __all__ = [
     "default_names",
     "finished_hand",
     "side_name",
+    "side_trackers",
+    "unseen_by_suit",
 ]

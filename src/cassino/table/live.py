@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..cards import FULL_DECK, SPADES_MASK, Card, CardMask
+from ..cards import FULL_DECK, Card, CardMask
 from ..errors import IllegalMoveError, MoveError
 from ..game import DeckSource, Game, last_move_index, undo_refusal
 from ..moves import CAPTURE, MoveCode, code_cards, code_kind
@@ -28,6 +28,7 @@ from .errors import BadCommandError, ClosedError, NotNowError, NotSeatedError, T
 from .events import CountEnded, CountStarted, Dealt, Event, Forfeited, GameOver, HandEnded, Moved, Pressed, TakenBack
 from .seats import BOT, HUMAN, KINDS, Seat
 from .teaching import Teaching
+from .trackers import SideTracker, side_trackers, unseen_by_suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,15 +199,19 @@ class Table:
         """A side's name from its seats' names (``side_name``)."""
         return side_name(self.rules, self.names, side)
 
+    def trackers(self) -> tuple[SideTracker, ...]:
+        """Every side's tracker of the hand in play (``trackers.side_trackers``): cards, spades,
+        aces, casinos and sweeps, public, so read from what a spectator sees."""
+        return side_trackers(spectator_view(self.game.state))
+
     def side_tracker(self, seat: int) -> tuple[int, int]:
-        """Cards and spades captured so far this hand by ``seat``'s side (public: every captured
-        card was face up)."""
-        side = self.rules.side_of(seat)
-        pile: CardMask = 0
-        for s, taken in enumerate(self.game.state.captured):
-            if self.rules.side_of(s) == side:
-                pile |= taken
-        return pile.bit_count(), (pile & SPADES_MASK).bit_count()
+        """Cards and spades captured so far this hand by ``seat``'s side (from ``trackers``)."""
+        mine = self.trackers()[self.rules.side_of(seat)]
+        return mine.cards, mine.spades
+
+    def unseen(self, seat: int) -> tuple[CardMask, ...]:
+        """The cards ``seat`` has not seen yet, one mask per suit (``trackers.unseen_by_suit``)."""
+        return unseen_by_suit(self.view(seat))
 
     def frames(self) -> list[Frame]:
         """Every position of the game with all hands shown, for the replay: only once it is over,

@@ -64,6 +64,9 @@ class Learner:
     """The lessons told at this table (a front end that keeps them itself passes its own)."""
     lesson_turn: tuple[int, int] | None = None
     """The turn (hand, move) of the last lesson told: at most one a turn."""
+    guided: bool = False
+    """True once the seat is taught by lessons (the tutorial): its coach then also flags what the
+    lessons teach never to do (``learn.coach_note``), and its hints never name such a move."""
 
 
 def checked_seen(seen: object) -> set[str]:
@@ -100,6 +103,11 @@ class Teaching:
         if found is None:
             found = self.learners[seat] = Learner(Coach(seed=self.coach_seed(seat)))
         return found
+
+    def guide(self, seat: int) -> None:
+        """``seat`` learns by lessons (the tutorial, or lessons asked for at the table): from now on
+        its coach flags what the lessons teach never to do."""
+        self.learner(seat).guided = True
 
     # ------------------------------------------------------------------ lessons
     def count_lesson(self, seat: int, seen: Collection[str]) -> LessonNote | None:
@@ -183,8 +191,10 @@ class Teaching:
         self.learner(seat).assessed[(view, code)] = assessment
 
     def note(self, seat: int, assessment: Assessment) -> CoachNote | None:
-        """The coach's note on a move (None when it cost nothing beyond the noise)."""
-        return self.learner(seat).coach.note(assessment)
+        """The coach's note on a move (None when it cost nothing beyond the noise, and it is no
+        careless trail of a guided learner)."""
+        learner = self.learner(seat)
+        return learner.coach.note(assessment, learner.guided)
 
     def review(self, seat: int, assessed: Sequence[tuple[int, Assessment]]) -> Review:
         """The review of ``seat``'s game from the assessments of its moves (by ply, in order)."""

@@ -28,8 +28,9 @@ class SeatCoach:
         """The coach's move for the seat to move (or for ``view``, taken beforehand by a worker
         thread), and what makes it good."""
         view = self.table.view(self.table.state.to_move) if view is None else view
+        learner = self.table.teaching.learner(self.seat)
         with self._searching:
-            return self.table.teaching.learner(self.seat).coach.hint(view)
+            return learner.coach.hint(view, learner.guided)
 
     def weigh(self) -> list[CoachNote]:
         """Weigh the seat's moves not weighed yet and keep the assessments for the review; returns

@@ -5,14 +5,15 @@ partnerships, opponents, seed; Start always in view); then the table: builds wit
 whose they are always in view, your hand as buttons, the scores, the deal and "last deal", each
 other seat's last move (your partner marked) and whose turn it is. Pick a card (its number key or
 a click), then what it does from the list of sentences; or type a move after ``:``, as the game
-writes it, in notation, or a card or a rank that has one move. ``u`` takes
-back your last move, ``l`` shows the hand's moves, ``h`` hints (and says why), ``w`` says why
-the picked card (or each card) cannot use what it cannot, ``t`` shows trackers, ``r`` shows every
-lesson, ``?`` lists every key, ``q`` asks before leaving. A refused move, and a picked card with no
-move, always says why: the page's reasons (``explain.why_not``), in English. In the tutorial each
-lesson comes up in a box the first time its idea does; with the coach its note on each of your
-moves shows under the table, weighed in a worker thread so the table never waits. After each hand
-a score breakdown, at the end a summary (and the coach's review); the record of every game is saved.
+writes it, in notation, or a card or a rank that has one move. ``u`` takes back your last move,
+``l`` shows the hand's moves, ``h`` hints (and says why), ``w`` says why the picked card (or each
+card) cannot use what it cannot, ``t`` shows every side's trackers, ``n`` the cards not seen yet,
+``r`` shows every lesson, ``?`` lists every key, ``q`` asks before leaving. A refused move, and a
+picked card with no move, always says why: the page's reasons (``explain.why_not``), in English.
+In the tutorial each lesson comes up in a box the first time its idea does; with the coach its note
+on each of your moves shows under the table, weighed in a worker thread so the table never waits.
+After each hand a score breakdown, at the end a summary (and the coach's review); the record of
+every game is saved.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ from .table_text import (
     seat_long_title,
     seat_title,
     side_title,
-    taken_line,
+    tracker_lines,
+    unseen_lines,
     wants_ascii,
     whose,
     why_not_lines,
@@ -79,7 +81,8 @@ KEYS = (
     ("l", "the log: every move of this hand"),
     ("h", "a hint, and why"),
     ("w", "why not: what the picked card (or each card) cannot do, and why"),
-    ("t", "trackers: cards and spades your side has taken"),
+    ("t", "trackers: what each side has taken this hand (cards, spades, aces, casinos, sweeps)"),
+    ("n", "not seen yet: the cards you have not seen, by suit"),
     ("r", "the lessons: every lesson of the tutorial"),
     ("?", "this help"),
     ("q", "quit (asks first; the record so far is saved)"),
@@ -429,6 +432,7 @@ class GameScreen(Screen[None]):
         Binding("h", "hint", "Hint"),
         Binding("w", "why_not", "Why not", show=False),
         Binding("t", "trackers", "Trackers"),
+        Binding("n", "unseen", "Unseen", show=False),
         Binding("r", "lessons", "Lessons"),
         Binding("colon", "type_move", "Type", show=False),
         Binding("question_mark", "help", "Help"),
@@ -487,8 +491,8 @@ class GameScreen(Screen[None]):
             whose_turn = "YOUR TURN" if s.to_move == self.me else f"{seat_title(s, s.to_move, self.me)} to move"
             status.append(f" — {whose_turn}", style="bold green" if s.to_move == self.me else "")
         if self.show_trackers:
-            taken, spades = s.table.side_tracker(self.me)
-            status.append(f"\nyour side this hand: {taken_line(taken, spades)}")
+            for line in tracker_lines(s, self.me, self.cards):
+                status.append(f"\n{line}")
         self.query_one("#status", Static).update(status)
 
         others = Text()
@@ -750,9 +754,14 @@ class GameScreen(Screen[None]):
         self.app.push_screen(TextScreen("The lessons", lines, "r", "r", at_end=False))
 
     def action_trackers(self) -> None:
-        """Show or hide your side's captured cards and spades."""
+        """Show or hide every side's tracker under the scores (kept up to date move by move)."""
         self.show_trackers = not self.show_trackers
         self.refresh_view()
+
+    def action_unseen(self) -> None:
+        """The cards you have not seen yet, by suit, on a page of lines."""
+        title, *lines = unseen_lines(self.session, self.me, self.cards)
+        self.app.push_screen(TextScreen(title, lines, "n", "n", at_end=False))
 
     def action_quit_game(self) -> None:
         """Ask, then leave; the record of the game so far is saved."""

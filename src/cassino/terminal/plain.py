@@ -3,7 +3,8 @@ and scripts (it is chosen by itself when standard input or output is not a termi
 
 Each turn prints the table (each build with value, kind and whose it is), the other seats, your
 hand, the scores and deal, and the numbered legal moves in words; you answer with a number, a move
-as the game writes it (or in notation), or a card or a rank that has one move. ``help`` lists every command (hint, trackers, undo, the hand's log, the lessons, quit).
+as the game writes it (or in notation), or a card or a rank that has one move. ``help`` lists every
+command (hint, trackers, the cards not seen yet, undo, the hand's log, the lessons, quit).
 With the coach (``--coach``, and in the ``--tutorial``) its note follows each costly move of yours
 and a review of your game follows the final score; the tutorial tells each lesson the first time
 its idea comes up. The game's record is saved at the end (and when you quit).
@@ -42,7 +43,8 @@ from .table_text import (
     scores_line,
     seat_long_title,
     seat_title,
-    taken_line,
+    tracker_lines,
+    unseen_lines,
     wants_ascii,
     whose,
     why_not_lines,
@@ -54,7 +56,8 @@ COMMANDS = (
     ("CARD", "a card alone, e.g. 7h (or a rank, e.g. K): its move if it has only one, else what it can do"),
     ("h, hint", "a suggested move, and why"),
     ("w, why", "why a card cannot be played, or cannot use a table item (for each card)"),
-    ("t, trackers", "the cards and spades your side has taken this hand"),
+    ("t, trackers", "what each side has taken this hand: cards, spades, aces, casinos, sweeps"),
+    ("n, unseen", "the cards you have not seen yet (the other hands and the stock), by suit"),
     ("u, undo", "take back your last move and the computer moves after it"),
     ("l, log", "every move of this hand so far"),
     ("s, scores", "the scores"),
@@ -213,6 +216,7 @@ class PlainGame:
             (("h", "hint"), self._hint),
             (("w", "why"), self._why),
             (("t", "trackers"), self._trackers),
+            (("n", "unseen"), self._unseen),
             (("u", "undo"), self._undo),
             (("l", "log"), self._log),
             (("s", "scores"), self._scores),
@@ -244,8 +248,16 @@ class PlainGame:
         return Turn.AGAIN
 
     def _trackers(self) -> Turn:
-        cards, spades = self.session.table.side_tracker(self.me)
-        self.say(f"your side has taken {taken_line(cards, spades)} this hand")
+        self.say("Taken this hand:")
+        for line in tracker_lines(self.session, self.me, self.cards):
+            self.say(f"  {line}")
+        return Turn.AGAIN
+
+    def _unseen(self) -> Turn:
+        head, *suits = unseen_lines(self.session, self.me, self.cards)
+        self.say(head)
+        for line in suits:
+            self.say(f"  {line}")
         return Turn.AGAIN
 
     def _undo(self) -> Turn:

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..cards import Card
 from ..errors import UndoError
 from ..learn import LessonNote
 from ..moves import MoveCode
@@ -37,7 +38,10 @@ class Session:
         save_dir: Path | None = None,
         coach: bool = False,
         lessons: bool = False,
+        decks: Sequence[Sequence[Card]] | None = None,
     ) -> None:
+        """``decks``: the game's first decks, top card first (a hand set up to show something);
+        the hands after them are shuffled from ``seed``."""
         self.seed = int.from_bytes(os.urandom(4), "big") if seed is None else seed
         self.humans, self.opponent, self.save_dir = tuple(humans), opponent, save_dir
         self.names = list(names or ("you" if s in humans else f"{opponent} {s}" for s in range(rules.players)))
@@ -45,7 +49,9 @@ class Session:
             Seat.person(s, name, "terminal") if s in humans else Seat.computer(s, opponent, self.seed * 10 + s, name)
             for s, name in enumerate(self.names)
         ]
-        self.table = Table(rules, seats, seed=self.seed, count_between_hands=False, coach_seed=lambda _: self.seed)
+        self.table = Table(
+            rules, seats, seed=self.seed, decks=decks, count_between_hands=False, coach_seed=lambda _: self.seed
+        )
         self.rules, self.game = rules, self.table.game
         self.saved_path: Path | None = None
         self.save_problem: str | None = None
@@ -56,6 +62,8 @@ class Session:
         self._lock = threading.Lock()
         """Held while the table changes: the coach's worker threads read it under this lock too."""
         self.coach = SeatCoach(self.table, self.humans[0], self._lock, weighs=coach)
+        if lessons:
+            self.table.teaching.guide(self.humans[0])
 
     # ------------------------------------------------------------------ what is happening
     @property

@@ -25,7 +25,7 @@ from ..reasons import Cards
 from ..sentences import SUIT_SYMBOLS, Names, card_text, describe
 from ..sentences import from_symbols as from_symbols
 from ..state import Build, State, build_is_single
-from ..table import HandEnded
+from ..table import HandEnded, SideTracker
 from ..view import View
 from .session import Session
 
@@ -212,9 +212,34 @@ def why_not_lines(why: WhyNot, cards: CardText, card: int | None = None) -> list
     return lines
 
 
-def taken_line(cards_taken: int, spades: int) -> str:
-    """The trackers: ``3 cards and 1 spade``."""
-    return f"{plural(cards_taken, 'card')} and {plural(spades, 'spade')}"
+def tracker_line(name: str, tracker: SideTracker, cards: CardText) -> str:
+    """One side's tracker, as the browser's shows it: ``You: 9 cards, 3 spades, A♦ A♠, 10♦, 1 sweep``
+    (the aces, the casinos and the sweeps only when there are some)."""
+    parts = [plural(tracker.cards, "card"), plural(tracker.spades, "spade")]
+    parts += [" ".join(map(cards.card, won)) for won in (tracker.aces, tracker.casinos) if won]
+    if tracker.sweeps:
+        parts.append(plural(tracker.sweeps, "sweep"))
+    return f"{name}: {', '.join(parts)}"
+
+
+def tracker_lines(session: Session, me: int, cards: CardText) -> list[str]:
+    """Every side's tracker of the hand in play (``Table.trackers``), a line each, sides named from
+    ``me`` as the scores name them."""
+    return [tracker_line(side_title(session, t.side, me), t, cards) for t in session.table.trackers()]
+
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+"""The suits' names, in suit order."""
+
+
+def unseen_lines(session: Session, me: int, cards: CardText) -> list[str]:
+    """The cards ``me`` has not seen yet (``Table.unseen``: the other hands and the stock): a head
+    line with how many, then a line per suit."""
+    by_suit = session.table.unseen(me)
+    total = sum(mask.bit_count() for mask in by_suit)
+    lines = [f"Not seen yet: {plural(total, 'card')} (the other hands and the stock)"]
+    lines += [f"{name}: {cards.cards(mask) or 'none'}" for name, mask in zip(SUIT_NAMES, by_suit, strict=True)]
+    return lines
 
 
 def hand_summary(session: Session, done: HandEnded, me: int) -> list[str]:
@@ -282,10 +307,11 @@ def hint_line(session: Session, me: int, cards: CardText, view: View, hint: tupl
 
 
 def note_text(note: CoachNote, cards: CardText) -> str:
-    """The coach's note on a costly move: the better move in words, about how many points it was
-    worth more, and why (the library's template ``coach.note``)."""
+    """The coach's note on a move: the better move in words, about how many points it was worth
+    more, and why (the library's template ``coach.note``; ``coach.flag``, without the points, for
+    a careless trail the tutorial's coach flags)."""
     values = {"move": cards.words(note.better), "loss": f"{note.loss:.1f}", "why": learn_text(note.why, cards)}
-    return english("coach.note", values)
+    return english(note.template, values)
 
 
 def lesson_lines(note: LessonNote, cards: CardText) -> list[str]:

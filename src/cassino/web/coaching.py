@@ -103,8 +103,8 @@ class Coaching:
             raise ServiceError(409, "a hint is given only to the seat to move")
         view, version = live.view(seat), live.ply
         async with _lock(live, seat):
-            coach = live.teaching.learner(seat).coach
-            move, why = await self.thinkers.run(thinking.hint, coach.seed, view)
+            learner = live.teaching.learner(seat)
+            move, why = await self.thinkers.run(thinking.hint, learner.coach.seed, view, learner.guided)
         return {"move": format_code(move), "why": why.to_json(), "version": version}
 
     async def coach(self, game_id: str, token: str | None, ply: Any) -> dict[str, Any]:
@@ -123,10 +123,13 @@ class Coaching:
         return {"ply": ply, "note": None if note is None else teaching.note_json(note, ply, view)}
 
     def lessons(self, game_id: str, token: str | None, seen: Any) -> list[dict[str, Any]]:
-        """The lessons due for the asker's seat now that are not in ``seen``."""
+        """The lessons due for the asker's seat now that are not in ``seen``; a seat that asks for
+        lessons is guided from then on (``Teaching.guide``: its coach flags what they teach never to do)."""
         live, seat = self._person(game_id, token, "lessons at the table")
         with answer_refusals():
-            return teaching.due(live, seat, seen)
+            due = teaching.due(live, seat, seen)
+        live.teaching.guide(seat)
+        return due
 
     async def review(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The review of the asker's game once it is over: every one of its moves assessed (those

@@ -70,9 +70,10 @@ def assess(seed: int, view: View, code: MoveCode) -> Assessment:
     return _coach(seed).assess(view, code)
 
 
-def hint(seed: int, view: View) -> tuple[MoveCode, Message]:
-    """The coach of ``seed``'s best move of ``view`` and why (runs in a worker)."""
-    return _coach(seed).hint(view)
+def hint(seed: int, view: View, guided: bool = False) -> tuple[MoveCode, Message]:
+    """The coach of ``seed``'s best move of ``view`` and why (runs in a worker); for a ``guided``
+    learner, never a move its coach would flag."""
+    return _coach(seed).hint(view, guided)
 
 
 def _ready() -> None:

@@ -67,9 +67,10 @@ export function askCoach() {
 /** A move the coach names, in the page's own words, on the table it was made on. */
 const notedMove = (line, table) => { const m = parseLine(line); return m ? moveText(m, table, you(), seatName) : line; };
 
-/** The coach's note: the better move, about how many points more, and why. */
+/** The coach's note: the better move, about how many points more (not for a careless trail the
+ * tutorial flags, whose template says no points), and why. */
 export function noteText(note) {
-  return t("learn.coach.note", { move: notedMove(note.best, note.table), loss: numberText(note.loss), why: messageText(note.why) });
+  return t(note.template || "learn.coach.note", { move: notedMove(note.best, note.table), loss: numberText(note.loss), why: messageText(note.why) });
 }
 
 export function showCoach(note) {
