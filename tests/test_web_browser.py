@@ -35,6 +35,7 @@ from browser_support import (
     visible_texts,
     wait_turn,
 )
+from cassino.cards import CARD_NAMES
 from cassino.web import fair
 from web_support import ARTIFACTS, Server
 
@@ -1216,5 +1217,46 @@ def test_four_players_three_computer_players_three_names(server: Server, browser
     partner = page.inner_text("[data-testid=seat-2]")
     assert names[1] in page.inner_text("#scores") and "partner" in partner
     p.shot("table-4-players.png")
+    assert not p.errors, p.errors
+    p.close()
+
+
+def test_the_cards_not_seen_yet_for_a_learner(server: Server, browser: Any) -> None:
+    """Turned on in the menu, the list of cards not seen yet is, at every turn, every card but the
+    seat's hand, the table's and the piles' in the API's state; a game between people with help off
+    offers no such list."""
+    link = new_game(server, {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "casual"}]})
+    p = Page(browser, 1280, 800, motion=False)
+    page = p.page
+    page.goto(link)
+    wait_turn(page, None)
+    assert not page.is_visible("[data-testid=unseen]")
+    page.click("#settings-menu summary")
+    page.check("[data-testid=set-unseen]")
+    page.click("#settings-menu summary")
+    game, token = link.split("game=")[1].split("&token=")
+    version, checked = None, 0
+    while wait_turn(page, version) == "your-move":
+        version = page.get_attribute("#turn-banner", "data-version")
+        api = _state_of(server, game, token)
+        seen = {*api["hand"], *api["table"]["loose"], *(c for b in api["table"]["builds"] for c in b["cards"])}
+        seen |= {c for pile in api["captured"] for c in pile}
+        cards = page.locator("[data-testid=unseen] [data-card]")
+        shown = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+        assert sorted(shown) == sorted(set(CARD_NAMES) - seen) and len(shown) == len(set(shown)), checked
+        checked += 1
+        page.click("[data-testid=hand] .card-btn.playable")
+        page.click("[data-testid=move-choice]")
+    assert checked == 24
+    page.reload()  # the choice is kept for this game
+    wait_turn(page, None)
+    assert page.is_checked("[data-testid=set-unseen]")
+    # between two people, hints off: nothing to turn on
+    made = httpx.post(
+        server.url + "/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]}, timeout=10
+    ).json()
+    page.goto(f"{server.url}/#game={made['game']}&token={made['seats'][0]['token']}")
+    page.wait_for_selector("[data-testid=help-off]:not([hidden])")
+    assert not page.is_visible("[data-testid=unseen]") and page.locator("#set-unseen-row[hidden]").count() == 1
     assert not p.errors, p.errors
     p.close()

@@ -7,11 +7,12 @@ import { $, el } from "./dom.js";
 import { t, loadLanguage, preferredLanguage, setLanguages, languages, translateStatic } from "./i18n.js";
 import { motionOn } from "./motion.js";
 import { state } from "./state.js";
-import { forgetOldDeals, soundOn, setSound } from "./storage.js";
+import { forgetOldDeals, soundOn, setSound, setLearn } from "./storage.js";
 import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
 import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
 import { render, clearSelection } from "./table.js";
+import { renderSide } from "./side.js";
 import { countToShow, showCount } from "./count.js";
 import { startReplay, showFrame, step } from "./replay.js";
 import {
@@ -114,6 +115,7 @@ async function start() {
   $("coach-close").addEventListener("click", closeCoach);
   $("set-lessons").addEventListener("change", () => setLessonsOn($("set-lessons").checked));
   $("set-coach").addEventListener("change", () => setCoachOn($("set-coach").checked));
+  $("set-unseen").addEventListener("change", () => { setLearn(state.game.id, { unseen: $("set-unseen").checked }); renderSide(); });
   $("replay-first").addEventListener("click", () => step(-1e9));
   $("replay-prev").addEventListener("click", () => step(-1));
   $("replay-next").addEventListener("click", () => step(1));

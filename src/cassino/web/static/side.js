@@ -8,6 +8,8 @@ import { presetName } from "./options.js";
 import { state } from "./state.js";
 import { you, viewer, sideOf, seatName, sideName } from "./seats.js";
 import { renderFair } from "./fairness.js";
+import { learnSettings } from "./storage.js";
+import { unseenView } from "./tracker.js";
 
 export function renderSide() {
   const st = state.shown;
@@ -30,7 +32,19 @@ export function renderSide() {
   forfeit.hidden = !st.forfeit;
   if (st.forfeit) forfeit.textContent = t("over.forfeit", { name: seatName(st.forfeit.seat), reason: st.forfeit.reason });
   renderFold();
+  renderUnseen();
   renderFair();
+}
+
+/** The cards not seen yet, for a learner who asked for them: never where hints are off (a game
+ * between people whose creator did not allow help). */
+function renderUnseen() {
+  const st = state.shown;
+  const allowed = you() !== null && state.current.help !== false && Boolean(state.game);
+  $("set-unseen-row").hidden = !allowed;
+  const on = allowed && learnSettings(state.game.id).unseen && st.status !== "over" && st.phase !== "count";
+  $("unseen-panel").hidden = !on;
+  if (on) $("unseen").replaceWith(unseenView(st));
 }
 
 /** Does anyone else sit at this table as a person (not a computer player)? */

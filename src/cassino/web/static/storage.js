@@ -54,10 +54,11 @@ export function forgetOldDeals(now = Date.now()) {
 }
 
 // ------------------------------------------------------------------ teaching
-/** Whether a game shows lessons and the coach: this browser's choice, per game, both off by default. */
+/** Whether a game shows lessons, the coach and the cards not seen yet: this browser's choice, per
+ * game, each off by default. */
 export function learnSettings(id) {
   const all = read("cassino.learn", {});
-  return { lessons: false, coach: false, ...((all && all[id]) || {}) };
+  return { lessons: false, coach: false, unseen: false, ...((all && all[id]) || {}) };
 }
 
 export function setLearn(id, entry) {

@@ -30,6 +30,25 @@ export function tallies(st) {
   return out;
 }
 
+const SUITS = ["s", "h", "d", "c"];
+const RANKS = "A23456789TJQK";
+
+/** The cards a seat has not seen yet, by suit (spades, hearts, diamonds, clubs), each in rank
+ * order: every card but its hand, the table's (loose and in builds) and every captured pile's. */
+export function unseenCards(st) {
+  const seen = new Set([...(st.hand || []), ...st.table.loose, ...st.table.builds.flatMap((b) => b.cards), ...st.captured.flat()]);
+  return SUITS.map((suit) => ({ suit, cards: [...RANKS].map((r) => r + suit).filter((c) => !seen.has(c)) }));
+}
+
+/** The list of the cards not seen yet, a line per suit. */
+export function unseenView(st) {
+  return el("div", { class: "unseen", id: "unseen" }, ...unseenCards(st).map(({ suit, cards }) =>
+    el("p", { class: `unseen-suit suit-${suit}`, "data-suit": suit },
+      el("span", { class: "unseen-sign" }, { s: "♠", h: "♥", d: "♦", c: "♣" }[suit]),
+      ...cards.map((card) => el("span", { class: "unseen-card", "data-card": card, title: cardText(card) }, card[0] === "T" ? "10" : card[0])),
+      cards.length ? null : el("span", { class: "about" }, "—"))));
+}
+
 /** The tracker on the table: one line per side (`data-side`, with its numbers as data), named as
  * the reader says it (`sideName`). */
 export function trackerView(st, sideName) {

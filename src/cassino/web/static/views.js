@@ -14,9 +14,11 @@ export function show(view) {
   const seated = view === "table-view" && Boolean(game?.token);
   $("set-lessons-row").hidden = !seated;
   $("set-coach-row").hidden = !seated;
+  $("set-unseen-row").hidden = !seated;
   if (seated) {
     $("set-lessons").checked = learnSettings(game.id).lessons;
     $("set-coach").checked = learnSettings(game.id).coach;
+    $("set-unseen").checked = learnSettings(game.id).unseen;
   }
 }
 
