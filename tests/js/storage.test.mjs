@@ -62,18 +62,18 @@ describe("seats and invitations", () => {
 
 describe("teaching", () => {
   test("off unless chosen, per game; a setting changed keeps the other", () => {
-    assert.deepEqual(learnSettings("g1"), { lessons: false, coach: false });
+    assert.deepEqual(learnSettings("g1"), { lessons: false, coach: false, unseen: false });
     setLearn("g1", { lessons: true, coach: true });
-    setLearn("g1", { coach: false });
-    assert.deepEqual(learnSettings("g1"), { lessons: true, coach: false });
-    assert.deepEqual(learnSettings("g2"), { lessons: false, coach: false });
+    setLearn("g1", { coach: false, unseen: true });
+    assert.deepEqual(learnSettings("g1"), { lessons: true, coach: false, unseen: true });
+    assert.deepEqual(learnSettings("g2"), { lessons: false, coach: false, unseen: false });
   });
 
   test("unreadable settings are the defaults, and are written afresh", () => {
     localStorage.setItem("cassino.learn", "null");
-    assert.deepEqual(learnSettings("g1"), { lessons: false, coach: false });
+    assert.deepEqual(learnSettings("g1"), { lessons: false, coach: false, unseen: false });
     setLearn("g1", { lessons: true });
-    assert.deepEqual(JSON.parse(localStorage.getItem("cassino.learn")), { g1: { lessons: true, coach: false } });
+    assert.deepEqual(JSON.parse(localStorage.getItem("cassino.learn")), { g1: { lessons: true, coach: false, unseen: false } });
   });
 
   test("each lesson seen is kept once", () => {
