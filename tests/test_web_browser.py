@@ -1043,6 +1043,7 @@ def test_the_tracker_counts_what_each_side_took(server: Server, browser: Any, wi
         assert page.locator("[data-testid=tracker]").is_visible()
         checked += 1
         if checked == 8:
+            page.wait_for_timeout(500)  # the last move's cards come to rest
             page.screenshot(path=str(ARTIFACTS / f"web-tracker-{width}.png"))
         page.click("[data-testid=hand] .card-btn.playable")
         page.wait_for_selector("[data-testid=move-choice]")
