@@ -13,7 +13,7 @@ import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
 import { render, clearSelection } from "./table.js";
 import { countToShow, showCount } from "./count.js";
-import { startReplay, showFrame, step } from "./replay.js";
+import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
 import {
   renderLesson, closeLesson, closeCoach, noteText, closeScenes, openLessons, renderLessons, openReview, renderReview,
   setLessonsOn, setCoachOn,
@@ -39,7 +39,7 @@ function rerender() {
     state.countShownFor = null;
     const hand = countToShow(state.current, state.countDismissed);
     if (hand) showCount(hand);
-    if (!$("replay").hidden) showFrame();
+    if (state.replay) showFrame();
     renderLesson();
     sayAgain();
     if (state.coachNote) $("coach-text").textContent = noteText(state.coachNote);
@@ -54,6 +54,7 @@ function rerender() {
 function keys(event) {
   if (event.key === "Escape" && (!$("lessons").hidden || !$("review").hidden)) { closeScenes(); return; }
   if (event.target.closest("input, select, textarea") || $("table-view").hidden) return;
+  if (replayKey(event)) return;
   if (event.key === "Escape") clearSelection();
   else if (/^[1-9]$/.test(event.key)) digit(Number(event.key), event);
   else if (ARROWS[event.key] && moveChoices().length) { stepChoice(ARROWS[event.key]); event.preventDefault(); }
@@ -118,6 +119,7 @@ async function start() {
   $("replay-prev").addEventListener("click", () => step(-1));
   $("replay-next").addEventListener("click", () => step(1));
   $("replay-last").addEventListener("click", () => step(1e9));
+  $("replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", keys);
   window.addEventListener("hashchange", route);
   route();

@@ -14,9 +14,11 @@ import { animate, announce, yourTurnCue } from "./cues.js";
 import { renderSide } from "./side.js";
 import { trackerView } from "./tracker.js";
 import { learning, renderLesson, closeCoach } from "./learning.js";
+import { showFrame } from "./replay.js";
 
 /** A new state arrived: draw it (moving the cards from where they were), and its count if a hand ended. */
 export function update(before) {
+  if (state.replay) { showFrame(); return; } // the replay keeps the table until it is closed
   const countHand = countToShow(state.current, state.countDismissed);
   const root = $("table-view");
   const old = motionOn() && state.shown ? snapshot(root) : null;
