@@ -1137,7 +1137,7 @@ def _game_and_token(page: Any) -> tuple[str, str]:
     return fragment["game"], fragment["token"]
 
 
-# ------------------------------------------------------------------ the replay on the table
+# ------------------------------------------------------------------ the replay on the table, and sounds
 def _moment(server: Server, game: str, ply: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """The position just before the game's move ``ply`` and just after it (the table's cards and
     every seat's hand, as sorted names), and that move: rebuilt here from the record's revealed
@@ -1298,5 +1298,66 @@ def test_a_review_move_opens_the_replay_on_the_table(server: Server, browser: An
     assert page.inner_text("[data-testid=replay-position]").startswith(f"Move {total} of {total}")
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-testid=replay]", state="hidden")
+    assert not p.errors, p.errors
+    p.close()
+
+
+def _sounds_of(move: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The sounds a move calls for, from the API's states before and after it: a capture (and a
+    sweep, when the mover's count of sweeps grew) or a card played."""
+    if not move["move"].startswith("capture"):
+        return ["card"]
+    swept = after["sweeps"].count(move["seat"]) > before["sweeps"].count(move["seat"])
+    return ["capture", "sweep"] if swept else ["capture"]
+
+
+def test_sound_is_off_at_first_and_then_plays_each_move(server: Server, browser: Any) -> None:
+    """The settings menu has one Sound switch, off at first: a move makes no sound. Turned on, it is
+    kept across a reload, and each new state plays its move's sounds, then the reader's turn, as the
+    in-page log (#sound-log) names them and the API's moves and sweeps say they should be."""
+    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
+    p = Page(browser, 1280, 800, motion=False)
+    page = p.page
+    page.goto(new_game(server, body))
+    game, token = _game_and_token(page)
+    version = None
+    assert wait_turn(page, version) == "your-move"
+    page.click("#settings-menu summary")
+    assert page.inner_text("label:has([data-testid=set-sound])").strip() == "Sound"
+    assert not page.is_checked("[data-testid=set-sound]")
+    assert page.evaluate("localStorage.getItem('cassino.sound')") is None
+    page.click("#settings-menu summary")
+
+    def play_one(prefer: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Play a move of the kind preferred where there is one; the API's states before and after
+        the computer player's answer."""
+        before = _state_of(server, game, token)
+        chosen = next((m for m in before["legal"] if m["kind"] == prefer), before["legal"][0])
+        version = page.get_attribute("#turn-banner", "data-version")
+        page.click(f"[data-testid=hand] [data-card='{chosen['card']}']")
+        page.click(f"[data-testid=move-choice][data-move='{chosen['move']}']")
+        assert wait_turn(page, version) == "your-move"
+        return before, _state_of(server, game, token)
+
+    play_one("trail")
+    assert page.locator("#sound-log li").count() == 0  # off: nothing played
+    page.click("#settings-menu summary")
+    page.check("[data-testid=set-sound]")
+    page.click("#settings-menu summary")
+    assert page.evaluate("localStorage.getItem('cassino.sound')") == "on"
+    heard: list[str] = []
+    while len(heard) < 6 or not any(h.startswith("capture") for h in heard):  # three moves, and a capture heard
+        assert len(heard) < 24, heard
+        before, after = play_one("capture" if len(heard) % 4 == 0 else "trail")
+        mine, theirs = after["moves"][len(before["moves"]) :]
+        heard += [" ".join(_sounds_of(mine, before, after)), " ".join([*_sounds_of(theirs, before, after), "turn"])]
+        page.wait_for_function("(n) => document.querySelectorAll('#sound-log li').length === n", arg=len(heard))
+        assert page.locator("#sound-log li").all_text_contents() == heard
+    assert page.get_attribute("#sound-log", "data-last-sound") == heard[-1]
+    page.reload()
+    assert wait_turn(page, None) == "your-move"
+    page.click("#settings-menu summary")
+    assert page.is_checked("[data-testid=set-sound]")  # kept
+    assert page.locator("#sound-log li").all_text_contents() == ["turn"]  # the table opens at the reader's turn
     assert not p.errors, p.errors
     p.close()

@@ -14,6 +14,7 @@ import { closeSocket, send } from "./connection.js";
 import { render, clearSelection } from "./table.js";
 import { countToShow, showCount } from "./count.js";
 import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
+import { wakeAudio } from "./sounds.js";
 import {
   renderLesson, closeLesson, closeCoach, noteText, closeScenes, openLessons, renderLessons, openReview, renderReview,
   setLessonsOn, setCoachOn,
@@ -101,7 +102,8 @@ async function start() {
   motion.addEventListener("change", () => localStorage.setItem("cassino.motion", motion.checked ? "on" : "off"));
   const sound = $("set-sound");
   sound.checked = soundOn();
-  sound.addEventListener("change", () => setSound(sound.checked));
+  sound.addEventListener("change", () => { setSound(sound.checked); wakeAudio(); });
+  for (const gesture of ["pointerdown", "keydown"]) document.addEventListener(gesture, wakeAudio, { capture: true });
   $("hint-button").addEventListener("click", () => send({ type: "hint" }));
   $("clear-button").addEventListener("click", clearSelection);
   $("undo").addEventListener("click", () => send({ type: "undo" }));

@@ -10,7 +10,7 @@ import { state, noSelection } from "./state.js";
 import { you, viewer, players, seatName, sideName, isPartner, positions, lastMoveOf } from "./seats.js";
 import { send } from "./connection.js";
 import { countToShow, showCount } from "./count.js";
-import { animate, announce, yourTurnCue } from "./cues.js";
+import { animate, announce, soundCues } from "./cues.js";
 import { renderSide } from "./side.js";
 import { trackerView } from "./tracker.js";
 import { learning, renderLesson, closeCoach } from "./learning.js";
@@ -29,7 +29,7 @@ export function update(before) {
   announce(oldShown, countHand);
   if (countHand) showCount(countHand);
   else $("count").hidden = true;
-  yourTurnCue(before);
+  soundCues(before);
 }
 
 export function render() {
