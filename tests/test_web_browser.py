@@ -195,11 +195,13 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     hands = page.locator("#fair li").count()
     page.wait_for_function(f"document.querySelectorAll('#fair .verified').length === {hands}")
     assert page.locator("#fair .mismatch").count() == 0
-    page.click("#replay-button")
-    page.wait_for_selector("#replay-frame .card")
-    assert "Hand 1 dealt" in page.inner_text("#replay-frame")
     page.wait_for_function("!document.querySelector('.ghost')")  # the last cards have reached their pile
     p.shot("web-over.png")
+    page.click("#replay-button")  # the replay opens on the table at the first deal
+    page.wait_for_selector("[data-testid=replay]", state="visible")
+    assert page.inner_text("[data-testid=replay-move]") == "Hand 1 dealt"
+    page.click("[data-testid=replay-close]")
+    page.wait_for_selector("[data-testid=replay]", state="hidden")
     assert captured["why"] and captured["shot"] and captured["undo"]
     assert not p.errors, p.errors
     p.close()
@@ -1222,6 +1224,171 @@ def test_four_players_three_computer_players_three_names(server: Server, browser
     p.close()
 
 
+# ------------------------------------------------------------------ the replay on the table, and sounds
+def _moment(server: Server, game: str, ply: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The position just before the game's move ``ply`` and just after it (the table's cards and
+    every seat's hand, as sorted names), and that move: rebuilt here from the record's revealed
+    decks and moves through the engine, not from the replay's frames."""
+    from cassino.cards import card_name, cards_of, parse_card
+    from cassino.game import Game
+    from cassino.moves import parse_code
+    from cassino.rules import Rules
+
+    record = httpx.get(f"{server.url}/api/games/{game}/record", timeout=10).json()
+    rules = httpx.get(f"{server.url}/api/games/{game}", timeout=10).json()["rules"]
+    again = Game(Rules.from_json(rules), decks=[[parse_card(w) for w in h["deck"].split()] for h in record["hands"]])
+
+    def names(mask: int) -> list[str]:
+        return sorted(card_name(c) for c in cards_of(mask))
+
+    def seen(number: int) -> dict[str, Any]:
+        s = again.hands[number - 1]
+        table = names(s.loose) + [c for b in s.builds for c in names(b.cards)]
+        return {"table": sorted(table), "hands": [names(h) for h in s.hands]}
+
+    made = 0
+    for number, hand in enumerate(record["hands"], 1):
+        for move in hand["moves"]:
+            before = seen(number)
+            again.play(parse_code(move["move"]))
+            if made == ply:
+                return before, seen(number), {**move, "hand": number}
+            made += 1
+    raise AssertionError(f"the game has no move {ply}")
+
+
+def _replay_shows(page: Any, seats: int) -> dict[str, Any]:
+    """The position the replay draws: the felt's cards and each seat's hand shown face up."""
+    shown = page.evaluate(
+        """(seats) => ({
+            table: [...document.querySelectorAll('#table-cards [data-card]')].map((n) => n.dataset.card).sort(),
+            hands: [...Array(seats).keys()].map((s) =>
+                [...document.querySelectorAll(`[data-replay-hand="${s}"] [data-card]`)].map((n) => n.dataset.card).sort()),
+        })""",
+        seats,
+    )
+    return dict(shown)
+
+
+def _width(page: Any, selector: str) -> float:
+    """The narrowest of the elements a selector finds, in CSS pixels (0 when there is none)."""
+    widths = page.evaluate(
+        "(s) => [...document.querySelectorAll(s)].map((n) => n.getBoundingClientRect().width)", selector
+    )
+    return float(min(widths, default=0.0))
+
+
+def test_a_review_move_opens_the_replay_on_the_table(server: Server, browser: Any) -> None:
+    """After a game, a costly move of the review opens the replay on the main table just before it:
+    the felt's cards and every hand face up are the position the record gives for that move, with
+    the move marked; a step forward shows the position after it, a step back the one before, at
+    the table's full card size on a desktop and on a phone; the replay closes back to the game."""
+    body = {
+        "options": {"target": 1},
+        "seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Grabber"}],
+    }
+    p = Page(browser, 1280, 800, motion=False)
+    page = p.page
+    page.goto(new_game(server, body))
+    game, _ = _game_and_token(page)
+    live: dict[str, float] = {}
+
+    def on_turn(page: Any, turn: int) -> None:
+        live["hand"] = _width(page, "#hand img.card")
+        if page.locator("#table-cards img.card").count():
+            live["table"] = _width(page, "#table-cards img.card")
+
+    def on_chosen(page: Any, turn: int) -> bool:  # a trail whenever there is one: moves worth reviewing
+        trail = page.locator("[data-testid=move-choice][data-move^=trail]")
+        (trail.first if trail.count() else page.locator("[data-testid=move-choice]").first).click()
+        return True
+
+    play_whole_game(p, on_turn=on_turn, on_chosen=on_chosen)
+    assert live["hand"] > 0 and live["table"] > 0
+    page.click("[data-testid=review-button]")
+    page.wait_for_selector("[data-testid=review-move]")
+    move = page.locator("[data-testid=review-move]").first
+    ply = int(move.get_attribute("data-ply") or "")
+    before, after, played = _moment(server, game, ply)
+    total = httpx.get(f"{server.url}/api/games/{game}", timeout=10).json()["version"]
+    move.click()
+    page.wait_for_selector("[data-testid=review]", state="hidden")
+    page.wait_for_selector("[data-testid=replay]", state="visible")
+    assert page.evaluate("document.activeElement.id") == "replay-next"
+
+    def check_before() -> None:
+        assert _replay_shows(page, 2) == before
+        assert page.inner_text("[data-testid=replay-position]") == f"Move {ply} of {total}, hand {played['hand']}"
+        name = "You" if played["seat"] == 0 else "Grabber"
+        assert page.inner_text("[data-testid=replay-next-move]").startswith(f"Next, {name}: ")
+        card = played["move"].split(" ")[1]  # the card played is marked in its seat's hand
+        assert page.locator(f"[data-replay-hand='{played['seat']}'] .replay-mark[data-card='{card}']").count() == 1
+
+    check_before()
+    assert page.is_visible("[data-testid=replay-note]")  # the coach's note on the move, as in the review
+    assert page.locator("#table-cards button, #hand button").count() == 0  # nothing to play in a replay
+    if before["table"]:
+        assert _width(page, "#table-cards img.card") >= live["table"]
+    if before["hands"][1]:
+        assert _width(page, ".replay-hand img.card") >= live["table"]  # the other hand face up, full size
+    assert _width(page, "#hand img.card") >= live["hand"]
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "(n) => !document.querySelector('[data-testid=replay-position]').textContent.startsWith(`Move ${n} `)", arg=ply
+    )
+    assert _replay_shows(page, 2) == after
+    assert page.inner_text("[data-testid=replay-position]").startswith(f"Move {ply + 1} of {total}")
+    page.click("[data-testid=replay-prev]")
+    check_before()
+    p.shot("replay-desktop.png")
+    assert axe_violations(page) == []
+
+    page.select_option("[data-testid=language]", "de")
+    page.wait_for_function("document.querySelector('[data-testid=replay-position]').textContent.startsWith('Zug ')")
+    left = english_left(visible_texts(page), "de", exempt={"Tester", "Grabber"})
+    assert not left, left
+    assert _replay_shows(page, 2) == before
+    page.select_option("[data-testid=language]", "en")
+    page.wait_for_function("document.querySelector('[data-testid=replay-position]').textContent.startsWith('Move ')")
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("document.getElementById('board').scrollIntoView()")
+    check_before()
+    phone_card = float(
+        page.evaluate("parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--card-w'))")
+    )
+    assert 0 < phone_card < live["table"]  # the table's card size on a phone
+    if before["table"]:
+        assert _width(page, "#table-cards img.card") >= phone_card
+    if before["hands"][1]:
+        assert _width(page, ".replay-hand img.card") >= phone_card
+    for part in ("[data-testid=table]", "[data-testid=replay-next]", "[data-testid=replay-close]"):
+        assert inside(page.locator(part).bounding_box(), 390, 844), part
+    p.shot("replay-phone.png")
+    page.click("[data-testid=replay-next]")
+    assert _replay_shows(page, 2) == after
+    page.keyboard.press("ArrowLeft")
+    check_before()
+
+    page.click("[data-testid=replay-close]")
+    page.wait_for_selector("[data-testid=replay]", state="hidden")
+    assert page.locator("[data-replay-hand]").count() == 0
+    assert page.is_visible("#over")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.click("#replay-button")  # the whole game from its first deal, on the same table
+    page.wait_for_function("document.querySelector('[data-testid=replay-move]').textContent === 'Hand 1 dealt'")
+    first, _, _ = _moment(server, game, 0)
+    assert _replay_shows(page, 2) == first
+    p.shot("replay-start.png")
+    assert page.inner_text("[data-testid=replay-position]") == f"Move 0 of {total}, hand 1"
+    page.keyboard.press("End")
+    assert page.inner_text("[data-testid=replay-position]").startswith(f"Move {total} of {total}")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=replay]", state="hidden")
+    assert not p.errors, p.errors
+    p.close()
+
+
 def test_the_cards_not_seen_yet_for_a_learner(server: Server, browser: Any) -> None:
     """Turned on in the menu, the list of cards not seen yet is, at every turn, every card but the
     seat's hand, the table's and the piles' in the API's state; a game between people with help off
@@ -1259,5 +1426,66 @@ def test_the_cards_not_seen_yet_for_a_learner(server: Server, browser: Any) -> N
     page.goto(f"{server.url}/#game={made['game']}&token={made['seats'][0]['token']}")
     page.wait_for_selector("[data-testid=help-off]:not([hidden])")
     assert not page.is_visible("[data-testid=unseen]") and page.locator("#set-unseen-row[hidden]").count() == 1
+    assert not p.errors, p.errors
+    p.close()
+
+
+def _sounds_of(move: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The sounds a move calls for, from the API's states before and after it: a capture (and a
+    sweep, when the mover's count of sweeps grew) or a card played."""
+    if not move["move"].startswith("capture"):
+        return ["card"]
+    swept = after["sweeps"].count(move["seat"]) > before["sweeps"].count(move["seat"])
+    return ["capture", "sweep"] if swept else ["capture"]
+
+
+def test_sound_is_off_at_first_and_then_plays_each_move(server: Server, browser: Any) -> None:
+    """The settings menu has one Sound switch, off at first: a move makes no sound. Turned on, it is
+    kept across a reload, and each new state plays its move's sounds, then the reader's turn, as the
+    in-page log (#sound-log) names them and the API's moves and sweeps say they should be."""
+    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
+    p = Page(browser, 1280, 800, motion=False)
+    page = p.page
+    page.goto(new_game(server, body))
+    game, token = _game_and_token(page)
+    version = None
+    assert wait_turn(page, version) == "your-move"
+    page.click("#settings-menu summary")
+    assert page.inner_text("label:has([data-testid=set-sound])").strip() == "Sound"
+    assert not page.is_checked("[data-testid=set-sound]")
+    assert page.evaluate("localStorage.getItem('cassino.sound')") is None
+    page.click("#settings-menu summary")
+
+    def play_one(prefer: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Play a move of the kind preferred where there is one; the API's states before and after
+        the computer player's answer."""
+        before = _state_of(server, game, token)
+        chosen = next((m for m in before["legal"] if m["kind"] == prefer), before["legal"][0])
+        version = page.get_attribute("#turn-banner", "data-version")
+        page.click(f"[data-testid=hand] [data-card='{chosen['card']}']")
+        page.click(f"[data-testid=move-choice][data-move='{chosen['move']}']")
+        assert wait_turn(page, version) == "your-move"
+        return before, _state_of(server, game, token)
+
+    play_one("trail")
+    assert page.locator("#sound-log li").count() == 0  # off: nothing played
+    page.click("#settings-menu summary")
+    page.check("[data-testid=set-sound]")
+    page.click("#settings-menu summary")
+    assert page.evaluate("localStorage.getItem('cassino.sound')") == "on"
+    heard: list[str] = []
+    while len(heard) < 6 or not any(h.startswith("capture") for h in heard):  # three moves, and a capture heard
+        assert len(heard) < 24, heard
+        before, after = play_one("capture" if len(heard) % 4 == 0 else "trail")
+        mine, theirs = after["moves"][len(before["moves"]) :]
+        heard += [" ".join(_sounds_of(mine, before, after)), " ".join([*_sounds_of(theirs, before, after), "turn"])]
+        page.wait_for_function("(n) => document.querySelectorAll('#sound-log li').length === n", arg=len(heard))
+        assert page.locator("#sound-log li").all_text_contents() == heard
+    assert page.get_attribute("#sound-log", "data-last-sound") == heard[-1]
+    page.reload()
+    assert wait_turn(page, None) == "your-move"
+    page.click("#settings-menu summary")
+    assert page.is_checked("[data-testid=set-sound]")  # kept
+    assert page.locator("#sound-log li").all_text_contents() == ["turn"]  # the table opens at the reader's turn
     assert not p.errors, p.errors
     p.close()

@@ -10,13 +10,15 @@ import { state, noSelection } from "./state.js";
 import { you, viewer, players, seatName, sideName, isPartner, positions, lastMoveOf } from "./seats.js";
 import { send } from "./connection.js";
 import { countToShow, showCount } from "./count.js";
-import { animate, announce, yourTurnCue } from "./cues.js";
+import { animate, announce, soundCues } from "./cues.js";
 import { renderSide } from "./side.js";
 import { trackerView } from "./tracker.js";
 import { learning, renderLesson, closeCoach } from "./learning.js";
+import { showFrame } from "./replay.js";
 
 /** A new state arrived: draw it (moving the cards from where they were), and its count if a hand ended. */
 export function update(before) {
+  if (state.replay) { showFrame(); return; } // the replay keeps the table until it is closed
   const countHand = countToShow(state.current, state.countDismissed);
   const root = $("table-view");
   const old = motionOn() && state.shown ? snapshot(root) : null;
@@ -27,7 +29,7 @@ export function update(before) {
   announce(oldShown, countHand);
   if (countHand) showCount(countHand);
   else $("count").hidden = true;
-  yourTurnCue(before);
+  soundCues(before);
 }
 
 export function render() {
