@@ -12,7 +12,7 @@ import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnT
 import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
 import { render, clearSelection } from "./table.js";
-import { countToShow, showCount } from "./count.js";
+import { countToShow, showCount, countKey } from "./count.js";
 import { startReplay, showFrame, step } from "./replay.js";
 import {
   renderLesson, closeLesson, closeCoach, noteText, closeScenes, openLessons, renderLessons, openReview, renderReview,
@@ -54,6 +54,7 @@ function rerender() {
 function keys(event) {
   if (event.key === "Escape" && (!$("lessons").hidden || !$("review").hidden)) { closeScenes(); return; }
   if (event.target.closest("input, select, textarea") || $("table-view").hidden) return;
+  if (countKey(event)) return; // a key shows the whole count while it is being turned up
   if (event.key === "Escape") clearSelection();
   else if (/^[1-9]$/.test(event.key)) digit(Number(event.key), event);
   else if (ARROWS[event.key] && moveChoices().length) { stepChoice(ARROWS[event.key]); event.preventDefault(); }
