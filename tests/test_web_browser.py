@@ -76,7 +76,9 @@ def check_count(page: Any) -> None:
     kinds = [items.nth(i).get_attribute("data-item") for i in range(items.count())]
     assert kinds[:2] == ["cards", "spades"]
     assert "big_casino" in kinds and "little_casino" in kinds and kinds.count("ace") == 4
-    assert page.locator("#count-check").inner_text()
+    # the check is there from the start, turned up after the items (text_content: hidden till then)
+    check = page.locator("#count-check").text_content() or ""
+    assert re.fullmatch(r"✓ (\d+) points counted: the \1-point check is right\.", check), check
 
 
 @pytest.fixture
@@ -185,7 +187,7 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     def on_count(page: Any, n: int) -> None:
         check_count(page)
         if n == 1:
-            page.wait_for_timeout(1500)
+            page.wait_for_selector("[data-testid=count][data-state=done]")  # every step turned up in its time
             p.shot("web-count.png")
 
     played = play_whole_game(p, on_turn=on_turn, on_chosen=on_chosen, on_count=on_count)
@@ -238,7 +240,15 @@ def test_four_seats_in_partnerships(server: Server, browser: Any) -> None:
             text = page.inner_text(f"[data-testid=seat-{seat}]")
             assert "taken" in text
 
-    played = play_whole_game(p, on_turn=on_turn)
+    def on_count(page: Any, n: int) -> None:
+        check_count(page)  # with motion off, the whole count at once
+        assert page.get_attribute("[data-testid=count]", "data-state") == "done"
+        assert page.locator("[data-testid=count] .pending").count() == 0
+        said = f"Hand {n}: You & Partner: "  # the summary screen readers hear, with motion off too
+        page.wait_for_function("(s) => document.querySelector('#count-summary').textContent.startsWith(s)", arg=said)
+        assert ". Game score: You & Partner " in (page.text_content("#count-summary") or "")
+
+    played = play_whole_game(p, on_turn=on_turn, on_count=on_count)
     assert played["turns"] >= 6
     assert "won" in page.inner_text("#over-title")
     assert not p.errors, p.errors
@@ -1487,5 +1497,128 @@ def test_sound_is_off_at_first_and_then_plays_each_move(server: Server, browser:
     page.click("#settings-menu summary")
     assert page.is_checked("[data-testid=set-sound]")  # kept
     assert page.locator("#sound-log li").all_text_contents() == ["turn"]  # the table opens at the reader's turn
+    assert not p.errors, p.errors
+    p.close()
+
+
+def _count_scene(page: Any) -> dict[str, Any]:
+    """The count scene as the page shows it: where it sits, its state, its steps and its numbers."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+        const box = document.querySelector('[data-testid=count]');
+        const rect = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        return {
+            role: box.getAttribute('role'), modal: box.getAttribute('aria-modal'), position: getComputedStyle(box).position,
+            inBoard: !!box.closest('#board'), box: rect(box), felt: rect(document.querySelector('#felt')),
+            state: box.dataset.state, pending: box.querySelectorAll('.pending').length,
+            cards: [...box.querySelectorAll('[data-item=ace], [data-item=big_casino], [data-item=little_casino]')].map((n) => ({
+                item: n.dataset.item, card: n.dataset.card, side: Number(n.dataset.side),
+                src: n.querySelector('img').getAttribute('src') })),
+            items: [...box.querySelectorAll('[data-item]')].map((n) => [n.dataset.item, Number(n.dataset.side), Number(n.dataset.points)]),
+            residue: [...box.querySelectorAll('[data-step=residue] [data-card]')].map((n) => n.dataset.card),
+            residueText: box.querySelector('[data-step=residue]')?.innerText || null,
+            tallies: [...box.querySelectorAll('[data-tally]')].map((n) => n.textContent),
+            bars: [...box.querySelectorAll('.count-side')].map((n) => [Number(n.dataset.from), Number(n.dataset.to)]),
+            check: box.querySelector('#count-check').innerText,
+        };
+    }"""
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_count_is_a_scene_on_the_table(server: Server, browser: Any, width: int, height: int) -> None:
+    """A hand played through the page ends in the count in the felt's place, not a dialog over the
+    table: its steps turned up one by one, then at once on one key (desktop) or one tap (phone),
+    every ace and casino of the API's count as its card, the last cards going to the last
+    capturer, the check, each side's tally and score bar, and one summary for screen readers."""
+    phone = width < 760
+    target = 1 if phone else 99  # the phone's game may end with this hand: the count says so
+    seats = [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]
+    names = ["You", "Greedy"]  # as the page names the sides to seat 0
+    body = {"options": {"target": target}, "seats": seats}
+    made = httpx.post(server.url + "/api/games", json=body, timeout=10).json()
+    game, token = made["game"], made["seats"][0]["token"]
+    p = Page(browser, width, height)
+    page = p.page
+    page.goto(f"{server.url}/#game={game}&token={token}")
+    banner = _play_hand(page)
+    api = _state_of(server, game, token)
+    hand = api["finished"][-1]
+    assert banner == ("over" if api["status"] == "over" else "count")
+    # turned up one by one: some steps are up while others are still to come
+    page.wait_for_function(
+        """() => { const box = document.querySelector('[data-testid=count]');
+            return box.dataset.state === 'playing' && box.querySelector('.count-item:not(.pending)')
+                && box.querySelector('.count-item.pending'); }"""
+    )
+    scene = _count_scene(page)
+    assert (scene["role"], scene["modal"], scene["position"], scene["inBoard"]) == (None, None, "relative", True)
+    left, top, right, bottom = scene["box"]
+    f_left, f_top, f_right, f_bottom = scene["felt"]
+    assert f_left <= left and f_top <= top and right <= f_right and bottom <= f_bottom, (scene["box"], scene["felt"])
+    if phone:
+        page.click("[data-testid=count] .count-head h2")  # one tap on the scene
+    else:
+        page.focus("#settings-menu summary")  # Space belongs to the control that has the focus
+        page.keyboard.press("Space")
+        assert page.evaluate("document.querySelector('#settings-menu').open")
+        assert page.get_attribute("[data-testid=count]", "data-state") == "playing"
+        page.keyboard.press("Space")
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("Space")
+    scene = _count_scene(page)
+    assert (scene["state"], scene["pending"]) == ("done", 0)
+    cards = ("ace", "big_casino", "little_casino")
+    won = [(i["item"], i["card"], i["side"]) for i in hand["count"] if i["item"] in cards]
+    assert [(c["item"], c["card"], c["side"]) for c in scene["cards"]] == won
+    assert [c["src"] for c in scene["cards"]] == [f"/cards/{card}.svg" for _, card, _ in won]
+    assert scene["items"] == [[i["item"], i["side"], i["points"]] for i in hand["count"]]
+    residue = hand["residue"]
+    assert scene["residue"] == residue["cards"]
+    if residue["cards"] and residue["seat"] is not None:
+        n = len(residue["cards"])
+        said = "The last card on the table" if n == 1 else f"The last {n} cards on the table"
+        assert scene["residueText"].startswith(f"{said}, to the last to capture: {names[residue['seat']]}")
+    assert scene["tallies"] == [f"+{n}" for n in hand["points"]]
+    assert scene["bars"] == [[s - n, s] for s, n in zip(hand["scores"], hand["points"], strict=True)]
+    assert hand["scores"] == api["scores"]
+    assert scene["check"] == f"✓ {hand['checksum']} points counted: the {hand['expected']}-point check is right."
+    points = ", ".join(
+        f"{name}: {n} point{'' if n == 1 else 's'}" for name, n in zip(names, hand["points"], strict=True)
+    )
+    scores = ", ".join(f"{name} {n}" for name, n in zip(names, hand["scores"], strict=True))
+    summary = f"Hand {hand['hand']}: {points}. Game score: {scores}."
+    page.wait_for_function("(s) => document.querySelector('#count-summary').textContent === s", arg=summary)
+    assert page.get_attribute("#count-summary", "aria-live") == "polite"
+    assert inside(page.locator("[data-testid=count]").bounding_box(), width, height)
+    if not phone:  # the whole table fits: nothing was scrolled to see the count
+        assert page.evaluate("window.scrollY") == 0
+    page.wait_for_function("!document.querySelector('.ghost')")
+    p.shot(f"count-scene-{'phone' if phone else 'desktop'}.png")
+    # no backdrop: the seat across is not covered
+    assert page.evaluate(
+        """() => { const seat = document.querySelector('[data-testid=seat-1]'); seat.scrollIntoView({ block: 'center' });
+            const r = seat.getBoundingClientRect();
+            return !!document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-testid=seat-1]'); }"""
+    )
+    assert axe_violations(page) == []
+    # the next hand, or the result once the game is over
+    button = page.locator("[data-testid=next-hand]")
+    assert button.inner_text() == ("See the result" if api["status"] == "over" else "Next hand")
+    # drawn again in another language, whole at once and with no English left
+    language = "id" if phone else "de"
+    page.select_option("[data-testid=language]", language)
+    page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
+    assert _count_scene(page)["state"] == "done"
+    assert page.locator("[data-testid=count] [data-item]").count() == len(hand["count"])
+    left = english_left(visible_texts(page), language, exempt={"Tester", "Greedy"})
+    assert not left, left
+    button.click()
+    page.wait_for_selector("[data-testid=count]", state="hidden")
+    if api["status"] == "over":
+        assert page.is_visible("#over")
+    else:
+        page.wait_for_function("document.querySelector('#turn-banner').dataset.state !== 'count'")
+        assert page.is_visible("[data-testid=table]")
     assert not p.errors, p.errors
     p.close()

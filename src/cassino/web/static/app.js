@@ -13,7 +13,7 @@ import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
 import { render, clearSelection } from "./table.js";
 import { renderSide } from "./side.js";
-import { countToShow, showCount } from "./count.js";
+import { countToShow, showCount, countKey } from "./count.js";
 import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
 import { wakeAudio } from "./sounds.js";
 import {
@@ -57,6 +57,7 @@ function keys(event) {
   if (event.key === "Escape" && (!$("lessons").hidden || !$("review").hidden)) { closeScenes(); return; }
   if (event.target.closest("input, select, textarea") || $("table-view").hidden) return;
   if (replayKey(event)) return;
+  if (countKey(event)) return; // a key shows the whole count while it is being turned up
   if (event.key === "Escape") clearSelection();
   else if (/^[1-9]$/.test(event.key)) digit(Number(event.key), event);
   else if (ARROWS[event.key] && moveChoices().length) { stepChoice(ARROWS[event.key]); event.preventDefault(); }

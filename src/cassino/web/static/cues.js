@@ -24,6 +24,7 @@ export function animate(old, before, countHand) {
   const now = new Set();
   let dealt = 0;
   for (const node of document.querySelectorAll("#table-view [data-card]")) {
+    if (node.closest("[data-still]")) continue;
     const name = node.dataset.card;
     now.add(name);
     const was = old.get(name);

@@ -9,7 +9,7 @@ import { motionOn, snapshot } from "./motion.js";
 import { state, noSelection } from "./state.js";
 import { you, viewer, players, seatName, sideName, isPartner, positions, lastMoveOf } from "./seats.js";
 import { send } from "./connection.js";
-import { countToShow, showCount } from "./count.js";
+import { countToShow, showCount, hideCount } from "./count.js";
 import { animate, announce, soundCues } from "./cues.js";
 import { renderSide } from "./side.js";
 import { trackerView } from "./tracker.js";
@@ -28,7 +28,7 @@ export function update(before) {
   if (old) animate(old, oldShown, countHand);
   announce(oldShown, countHand);
   if (countHand) showCount(countHand);
-  else $("count").hidden = true;
+  else hideCount();
   soundCues(before);
 }
 
