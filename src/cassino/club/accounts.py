@@ -226,10 +226,14 @@ class Passwords:
         """``hasher``: argon2-cffi's ``PasswordHasher`` (its defaults, RFC 9106's second profile:
         64 MiB, 3 passes, 4 lanes, unless another is given)."""
         self.hasher = hasher or PasswordHasher()
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cassino-passwords")
+        self.workers = workers
+        self.pool: ThreadPoolExecutor | None = None
+        """The threads, started at the first hash (and again after ``close``)."""
         self._dummy: str | None = None
 
     async def _run(self, work: Callable[..., T], *args: Any) -> T:
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="cassino-passwords")
         return await asyncio.get_running_loop().run_in_executor(self.pool, work, *args)
 
     async def hash(self, password: str) -> str:
@@ -260,8 +264,10 @@ class Passwords:
         return self._dummy
 
     def close(self) -> None:
-        """Stop the threads (hashes still waiting are dropped)."""
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the threads (hashes still waiting are dropped); a later hash starts them again."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
 
 
 WRONG_SIGN_IN: Final = "wrong name or password"

@@ -94,7 +94,7 @@ class AccountStore:
 
     def count_failure(self, key: str, now: float, window: float) -> tuple[int, float]:
         with self.engine.begin() as conn:
-            conn.execute(delete(sign_in_failures_table).where(_failures.since < now - window))
+            conn.execute(delete(sign_in_failures_table).where(_failures.since <= now - window))
             if not self._bump(conn, key):
                 try:
                     with conn.begin_nested():
