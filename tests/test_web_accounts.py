@@ -37,7 +37,7 @@ from cassino.club.accounts import (
 )
 from cassino.club.errors import SignInError, TooManyAttemptsError
 from cassino.web import create_app
-from cassino.web.accounts import COOKIE, csrf_of
+from cassino.web.accounts import COOKIE, MARK, csrf_of
 from cassino.web.i18n import LANGUAGES, catalogue
 from cassino.web.schema import accounts_table, metadata, sessions_table
 from cassino.web.store import Store, database_url
@@ -93,9 +93,9 @@ def sign_in(c: TestClient, name: str = "Ann", password: str = PASSWORD, **more: 
     return c.post("/api/session", json={"name": name, "password": password, **more}, headers=page_headers(c))
 
 
-def cookie_attributes(response: httpx.Response) -> dict[str, str]:
-    """The session cookie's Set-Cookie attributes, names in lower case (a bare one maps to '')."""
-    header = next(h for h in response.headers.get_list("set-cookie") if h.startswith(COOKIE + "="))
+def cookie_attributes(response: httpx.Response, name: str = COOKIE) -> dict[str, str]:
+    """A cookie's Set-Cookie attributes, names in lower case (a bare one maps to '')."""
+    header = next(h for h in response.headers.get_list("set-cookie") if h.startswith(name + "="))
     out = {}
     for part in header.split(";")[1:]:
         key, _, value = part.strip().partition("=")
@@ -121,11 +121,13 @@ def test_sign_up_in_and_out(client: TestClient) -> None:
     assert body == {"name": "Ann", "csrf": csrf_of(token), "ratings": {}, "claimed": [], "not_claimed": []}
     assert re.fullmatch(r"[0-9a-f]{64}", body["csrf"])
     assert r.headers["cache-control"] == "no-store"
+    assert client.cookies[MARK] == "1"  # the page's sign that a session may be open
     me = client.get("/api/me")
     assert (me.status_code, me.json()) == (200, {"name": "Ann", "csrf": body["csrf"], "ratings": {}})
     out = client.request("DELETE", "/api/session", headers=writes(body["csrf"]))
     assert (out.status_code, out.json()) == (200, {"signed_in": False})
-    assert cookie_attributes(out)["max-age"] == "0" and COOKIE not in client.cookies
+    assert cookie_attributes(out)["max-age"] == cookie_attributes(out, MARK)["max-age"] == "0"
+    assert COOKIE not in client.cookies and MARK not in client.cookies
     assert client.get("/api/me").status_code == 401
     again = sign_in(client, "ann")  # names are one whatever their case
     assert again.status_code == 200, again.text
@@ -136,8 +138,10 @@ def test_sign_up_in_and_out(client: TestClient) -> None:
 def test_the_session_cookie_is_http_only_lax_and_secure_over_https(url: str) -> None:
     app = create_app(database=url, bot_delay=0, rate_limits=False, passwords=Passwords(QUICK))
     with TestClient(app) as plain:
-        attributes = cookie_attributes(sign_up(plain))
+        made = sign_up(plain)
+        attributes = cookie_attributes(made)
         assert attributes == {"httponly": "", "max-age": str(SESSION_SECONDS), "path": "/", "samesite": "lax"}
+        assert cookie_attributes(made, MARK) == {"max-age": str(SESSION_SECONDS), "path": "/", "samesite": "lax"}
     with TestClient(app, base_url="https://testserver") as tls:
         attributes = cookie_attributes(sign_in(tls))
         assert attributes == {
@@ -155,7 +159,7 @@ def test_an_ended_session_is_cleared_by_api_me(client: TestClient) -> None:
     client.cookies.set(COOKIE, "no-such-session")
     r = client.get("/api/me")
     assert (r.status_code, r.json()) == (401, NOT_SIGNED_IN)
-    assert cookie_attributes(r)["max-age"] == "0"
+    assert cookie_attributes(r)["max-age"] == cookie_attributes(r, MARK)["max-age"] == "0"
 
 
 def test_the_database_holds_only_argon2id_hashes(tmp_path: Path) -> None:

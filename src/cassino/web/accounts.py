@@ -10,6 +10,10 @@ allowed one, and it must carry ``X-CSRF-Token``, a token derived from the sessio
 keyed with it, so only a page of the cookie's own browser learns it, from ``/api/me`` or at
 sign-in). Anything else is refused 403 before any route. A request without the cookie is judged as
 before, by its seat token: accounts add to the API and change none of it.
+
+Beside it, the cookie ``cassino_account`` (``1``, readable by the page, holding no secret) says that
+a session may be open, so that the page asks ``/api/me`` only then: a visitor who never signed in
+costs no request, and meets no 401.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ from .limits import ACCOUNT_RATE, RateLimit, brief, parse_json
 from .requests import known_fields
 
 COOKIE: Final = "cassino_session"
+MARK: Final = "cassino_account"
+"""The cookie the page reads to know that a session may be open (no secret: ``1``)."""
 CSRF_HEADER: Final = "x-csrf-token"
 WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 """The methods that change something: each must come from the site's own page when it carries
@@ -161,13 +167,16 @@ def _secure(request: Request) -> bool:
 
 
 def _set_cookie(response: JSONResponse, request: Request, token: str) -> None:
-    response.set_cookie(
-        COOKIE, token, max_age=SESSION_SECONDS, path="/", secure=_secure(request), httponly=True, samesite="lax"
-    )
+    """The session's cookie, and the mark the page reads, for as long as the session lasts."""
+    secure = _secure(request)
+    response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, path="/", secure=secure, httponly=True, samesite="lax")
+    response.set_cookie(MARK, "1", max_age=SESSION_SECONDS, path="/", secure=secure, httponly=False, samesite="lax")
 
 
 def _clear_cookie(response: JSONResponse, request: Request) -> None:
-    response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
+    secure = _secure(request)
+    response.delete_cookie(COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
+    response.delete_cookie(MARK, path="/", secure=secure, httponly=False, samesite="lax")
 
 
 def _me(account: AccountRow, token: str) -> dict[str, Any]:
@@ -239,7 +248,7 @@ def add_account_routes(
             account = accounts.require(token)
         except NotSignedInError as exc:
             refused = JSONResponse({"error": exc.message, "code": exc.code}, status_code=401, headers=NO_STORE)
-            if token is not None:
+            if token is not None or MARK in request.cookies:
                 _clear_cookie(refused, request)
             return refused
         assert token is not None

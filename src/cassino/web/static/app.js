@@ -8,6 +8,7 @@ import { t, loadLanguage, preferredLanguage, setLanguages, languages, translateS
 import { motionOn } from "./motion.js";
 import { state } from "./state.js";
 import { forgetOldDeals, soundOn, setSound, setLearn } from "./storage.js";
+import { startAccount, renderAccount } from "./account.js";
 import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
 import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
@@ -34,6 +35,7 @@ function route() {
 function rerender() {
   translateStatic();
   if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); }
+  renderAccount();
   if (!$("table-view").hidden && state.current) {
     render();
     renderInvites();
@@ -122,6 +124,7 @@ async function start() {
   $("replay-last").addEventListener("click", () => step(1e9));
   document.addEventListener("keydown", keys);
   window.addEventListener("hashchange", route);
+  await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();
 }
 
