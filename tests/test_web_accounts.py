@@ -121,7 +121,8 @@ def test_sign_up_in_and_out(client: TestClient) -> None:
     assert body == {"name": "Ann", "csrf": csrf_of(token), "ratings": {}, "claimed": [], "not_claimed": []}
     assert re.fullmatch(r"[0-9a-f]{64}", body["csrf"])
     assert r.headers["cache-control"] == "no-store"
-    assert client.cookies[MARK] == "1"  # the page's sign that a session may be open
+    mark = client.cookies[MARK]  # the page's sign that a session may be open: random, no secret
+    assert re.fullmatch(r"[0-9a-f]{16}", mark) and mark not in (token, body["csrf"])
     me = client.get("/api/me")
     assert (me.status_code, me.json()) == (200, {"name": "Ann", "csrf": body["csrf"], "ratings": {}})
     out = client.request("DELETE", "/api/session", headers=writes(body["csrf"]))
@@ -133,6 +134,7 @@ def test_sign_up_in_and_out(client: TestClient) -> None:
     assert again.status_code == 200, again.text
     assert again.json()["name"] == "Ann" and client.cookies[COOKIE] != token
     assert client.get("/api/me").json()["csrf"] == again.json()["csrf"] != body["csrf"]
+    assert client.cookies[MARK] != mark  # each sign-in its own mark
 
 
 def test_the_session_cookie_is_http_only_lax_and_secure_over_https(url: str) -> None:

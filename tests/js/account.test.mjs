@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
-import { MAX_SEATS, maybeSignedIn, refusalText, seatsToBring, writeInit } from "../../src/cassino/web/static/account.js";
+import { MAX_SEATS, signInMark, refusalText, seatsToBring, writeInit } from "../../src/cassino/web/static/account.js";
 import { setCatalogue } from "../../src/cassino/web/static/i18n.js";
 import { catalogue } from "./support.mjs";
 
@@ -42,11 +42,11 @@ describe("the seats a sign-in brings", () => {
 });
 
 describe("whether to ask who is signed in", () => {
-  test("only when the server's mark is among the cookies", () => {
-    assert.equal(maybeSignedIn("cassino.x=1; cassino_account=1"), true);
-    assert.equal(maybeSignedIn("cassino_account=1"), true);
-    assert.equal(maybeSignedIn(""), false);
-    assert.equal(maybeSignedIn("other=cassino_account=1; cassino_accounts=1"), false);
+  test("only when the server's mark is among the cookies; the mark tells one sign-in from another", () => {
+    assert.equal(signInMark("cassino.x=1; cassino_account=0a1b2c3d4e5f6071"), "0a1b2c3d4e5f6071");
+    assert.equal(signInMark("cassino_account=ff"), "ff");
+    assert.equal(signInMark(""), null);
+    assert.equal(signInMark("other=cassino_account=1; cassino_accounts=1"), null);
   });
 });
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, Engine, case, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..club.accounts import AccountRow
+from ..club.accounts import FAILURE_WINDOW, AccountRow
 from .requests import token_hash
 from .schema import accounts_table, seat_holders_table, seats_table, sessions_table, sign_in_failures_table
 
@@ -64,8 +64,11 @@ class AccountStore:
             )
 
     def add_session(self, digest: str, account_id: str, now: float, expires: float) -> None:
+        """Also forgets expired sessions and counts of wrong passwords whose window is over (here,
+        at a sign-in, rather than at each wrong password, where it would contend with others)."""
         with self.engine.begin() as conn:
             conn.execute(delete(sessions_table).where(_sessions.expires <= now))
+            conn.execute(delete(sign_in_failures_table).where(_failures.since <= now - FAILURE_WINDOW))
             conn.execute(
                 insert(sessions_table),
                 {"token_hash": digest, "account_id": account_id, "created": now, "expires": expires},
@@ -94,7 +97,8 @@ class AccountStore:
 
     def count_failure(self, key: str, now: float, window: float) -> tuple[int, float]:
         with self.engine.begin() as conn:
-            conn.execute(delete(sign_in_failures_table).where(_failures.since <= now - window))
+            stale = (_failures.key == key) & (_failures.since <= now - window)
+            conn.execute(delete(sign_in_failures_table).where(stale))  # its window is over: count afresh
             if not self._bump(conn, key):
                 try:
                     with conn.begin_nested():

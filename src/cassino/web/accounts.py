@@ -11,15 +11,17 @@ keyed with it, so only a page of the cookie's own browser learns it, from ``/api
 sign-in). Anything else is refused 403 before any route. A request without the cookie is judged as
 before, by its seat token: accounts add to the API and change none of it.
 
-Beside it, the cookie ``cassino_account`` (``1``, readable by the page, holding no secret) says that
-a session may be open, so that the page asks ``/api/me`` only then: a visitor who never signed in
-costs no request, and meets no 401.
+Beside it, the cookie ``cassino_account`` (readable by the page: a random mark of the sign-in, no
+secret, nothing derived from one) says that a session may be open, so that the page asks ``/api/me``
+only then (a visitor who never signed in costs no request, and meets no 401), and again when the
+mark changes (another tab signed in or out).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
@@ -47,7 +49,7 @@ from .requests import known_fields
 
 COOKIE: Final = "cassino_session"
 MARK: Final = "cassino_account"
-"""The cookie the page reads to know that a session may be open (no secret: ``1``)."""
+"""The cookie the page reads to know that a session may be open, and which (a random mark)."""
 CSRF_HEADER: Final = "x-csrf-token"
 WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 """The methods that change something: each must come from the site's own page when it carries
@@ -170,7 +172,9 @@ def _set_cookie(response: JSONResponse, request: Request, token: str) -> None:
     """The session's cookie, and the mark the page reads, for as long as the session lasts."""
     secure = _secure(request)
     response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, path="/", secure=secure, httponly=True, samesite="lax")
-    response.set_cookie(MARK, "1", max_age=SESSION_SECONDS, path="/", secure=secure, httponly=False, samesite="lax")
+    response.set_cookie(
+        MARK, secrets.token_hex(8), max_age=SESSION_SECONDS, path="/", secure=secure, httponly=False, samesite="lax"
+    )
 
 
 def _clear_cookie(response: JSONResponse, request: Request) -> None:

@@ -14,6 +14,7 @@ let account = null; // { name, csrf } while signed in
 let mode = null; // "sign_in" or "sign_up" while the form is open
 let claimed = 0; // how many seats the last sign-in brought
 let refusal = null; // the last refusal: { status, body, retryAfter }
+let markSeen = null; // the server's mark of the sign-in when this page last asked who is signed in
 
 /** Who is signed in ({ name, csrf }), or null. */
 export const signedIn = () => account;
@@ -49,16 +50,19 @@ export function refusalText(status, body, retryAfter) {
   return t("account.error.other", { status });
 }
 
-/** Whether a session may be open: the server sets the readable cookie cassino_account beside the
- * session's own (which no script reads) and clears both together. */
-export function maybeSignedIn(cookies) {
-  return cookies.split(";").some((c) => c.trim().startsWith("cassino_account="));
+/** The server's mark of the sign-in, or null when no session may be open: the readable cookie
+ * cassino_account (a random value, no secret) is set beside the session's own (which no script
+ * reads), anew at each sign-in, and cleared with it. */
+export function signInMark(cookies) {
+  const found = cookies.split(";").map((c) => c.trim()).find((c) => c.startsWith("cassino_account="));
+  return found ? found.slice("cassino_account=".length) : null;
 }
 
 /** Who is signed in, asked of the server only when a session may be open (a cookie whose session
  * ended is cleared by the answer). */
 async function loadAccount() {
-  if (!maybeSignedIn(document.cookie)) { account = null; return; }
+  markSeen = signInMark(document.cookie);
+  if (!markSeen) { account = null; return; }
   try {
     const r = await fetch("/api/me", { credentials: "same-origin" });
     account = r.ok ? await r.json() : null;
@@ -123,6 +127,7 @@ async function submit(event) {
       return;
     }
     account = { name: answer.name, csrf: answer.csrf };
+    markSeen = signInMark(document.cookie);
     claimed = (answer.claimed || []).length;
     close();
     $("account-sign-out").focus();
@@ -137,7 +142,7 @@ async function submit(event) {
 async function signOut() {
   const r = await fetch("/api/session", writeInit({ method: "DELETE" })).catch(() => null);
   claimed = 0;
-  if (r && r.ok) account = null;
+  if (r && r.ok) { account = null; markSeen = null; }
   else await loadAccount(); // refused (another tab signed in as someone else): show who it is now
   renderAccount();
   if (!account) $("account-show-sign-in").focus();
@@ -150,6 +155,15 @@ export async function startAccount() {
   $("account-cancel").addEventListener("click", close);
   $("account-form").addEventListener("submit", submit);
   $("account-sign-out").addEventListener("click", signOut);
+  // another tab signed in or out meanwhile: ask again, so that this page's writes carry the right token
+  const recheck = async () => {
+    if (signInMark(document.cookie) === markSeen) return;
+    claimed = 0;
+    await loadAccount();
+    renderAccount();
+  };
+  window.addEventListener("focus", recheck);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) recheck(); });
   await loadAccount();
   renderAccount();
 }
