@@ -169,6 +169,51 @@ def test_a_whole_game_then_every_deck_revealed_and_verified(client: TestClient) 
     assert r.status_code == 409 and "the game is over" in r.json()["error"]
 
 
+def test_the_replay_frames_are_every_position_of_the_game(client: TestClient) -> None:
+    """The record's frames, rebuilt here from the revealed decks and the moves: one at each deal and
+    one after each move, with every hand, the table, the piles, the sweeps, the dealer and the deal."""
+    from cassino.cards import card_name, cards_of, parse_card
+    from cassino.game import Game
+    from cassino.moves import parse_code
+    from cassino.rules import Rules
+
+    game, tokens = two_people(client, options={"target": 5})
+    final = play_out(client, game, tokens, random.Random(8))
+    record = client.get(f"/api/games/{game}/record").json()
+    decks = [[parse_card(w) for w in h["deck"].split()] for h in record["hands"]]
+    again = Game(Rules.from_json(final["rules"]), decks=decks)
+
+    def names(mask: int) -> list[str]:
+        return [card_name(c) for c in cards_of(mask)]
+
+    def position(number: int, move: dict[str, Any] | None) -> dict[str, Any]:
+        s = again.hands[number - 1]
+        return {
+            "hand": number, "move": move, "hands": [names(h) for h in s.hands], "loose": names(s.loose),
+            "builds": [names(b.cards) for b in s.builds], "stock": len(s.remaining_stock),
+            "piles": [names(p) for p in s.captured], "sweeps": list(s.sweeps), "dealer": s.dealer,
+            "deal": s.deal_number(), "to_move": None if s.hand_over else s.to_move,
+        }  # fmt: skip
+
+    expected = []
+    for number, hand in enumerate(record["hands"], 1):
+        expected.append(position(number, None))
+        for move in hand["moves"]:
+            again.play(parse_code(move["move"]))
+            expected.append(position(number, {"seat": move["seat"], "move": move["move"]}))
+    shown = [
+        {
+            "hand": f["hand"], "move": f["move"], "hands": f["hands"], "loose": f["table"]["loose"],
+            "builds": [b["cards"] for b in f["table"]["builds"]], "stock": f["stock"], "piles": f["piles"],
+            "sweeps": f["sweeps"], "dealer": f["dealer"], "deal": f["deal"], "to_move": f["to_move"],
+        }
+        for f in record["frames"]
+    ]  # fmt: skip
+    assert shown == expected
+    assert [f["captured"] for f in record["frames"]] == [[len(p) for p in f["piles"]] for f in record["frames"]]
+    assert {f["deal"] for f in record["frames"]} == set(range(1, 7))  # two players: six deals a hand
+
+
 def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None:
     game, tokens = two_people(client, help=True)  # hints between people: the creator allowed them
     with (

@@ -76,7 +76,9 @@ def check_count(page: Any) -> None:
     kinds = [items.nth(i).get_attribute("data-item") for i in range(items.count())]
     assert kinds[:2] == ["cards", "spades"]
     assert "big_casino" in kinds and "little_casino" in kinds and kinds.count("ace") == 4
-    assert page.locator("#count-check").inner_text()
+    # the check is there from the start, turned up after the items (text_content: hidden till then)
+    check = page.locator("#count-check").text_content() or ""
+    assert re.fullmatch(r"✓ (\d+) points counted: the \1-point check is right\.", check), check
 
 
 @pytest.fixture
@@ -185,7 +187,7 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     def on_count(page: Any, n: int) -> None:
         check_count(page)
         if n == 1:
-            page.wait_for_timeout(1500)
+            page.wait_for_selector("[data-testid=count][data-state=done]")  # every step turned up in its time
             p.shot("web-count.png")
 
     played = play_whole_game(p, on_turn=on_turn, on_chosen=on_chosen, on_count=on_count)
@@ -195,11 +197,13 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
     hands = page.locator("#fair li").count()
     page.wait_for_function(f"document.querySelectorAll('#fair .verified').length === {hands}")
     assert page.locator("#fair .mismatch").count() == 0
-    page.click("#replay-button")
-    page.wait_for_selector("#replay-frame .card")
-    assert "Hand 1 dealt" in page.inner_text("#replay-frame")
     page.wait_for_function("!document.querySelector('.ghost')")  # the last cards have reached their pile
     p.shot("web-over.png")
+    page.click("#replay-button")  # the replay opens on the table at the first deal
+    page.wait_for_selector("[data-testid=replay]", state="visible")
+    assert page.inner_text("[data-testid=replay-move]") == "Hand 1 dealt"
+    page.click("[data-testid=replay-close]")
+    page.wait_for_selector("[data-testid=replay]", state="hidden")
     assert captured["why"] and captured["shot"] and captured["undo"]
     assert not p.errors, p.errors
     p.close()
@@ -236,7 +240,15 @@ def test_four_seats_in_partnerships(server: Server, browser: Any) -> None:
             text = page.inner_text(f"[data-testid=seat-{seat}]")
             assert "taken" in text
 
-    played = play_whole_game(p, on_turn=on_turn)
+    def on_count(page: Any, n: int) -> None:
+        check_count(page)  # with motion off, the whole count at once
+        assert page.get_attribute("[data-testid=count]", "data-state") == "done"
+        assert page.locator("[data-testid=count] .pending").count() == 0
+        said = f"Hand {n}: You & Partner: "  # the summary screen readers hear, with motion off too
+        page.wait_for_function("(s) => document.querySelector('#count-summary').textContent.startsWith(s)", arg=said)
+        assert ". Game score: You & Partner " in (page.text_content("#count-summary") or "")
+
+    played = play_whole_game(p, on_turn=on_turn, on_count=on_count)
     assert played["turns"] >= 6
     assert "won" in page.inner_text("#over-title")
     assert not p.errors, p.errors
@@ -1043,6 +1055,7 @@ def test_the_tracker_counts_what_each_side_took(server: Server, browser: Any, wi
         assert page.locator("[data-testid=tracker]").is_visible()
         checked += 1
         if checked == 8:
+            page.wait_for_timeout(500)  # the last move's cards come to rest
             page.screenshot(path=str(ARTIFACTS / f"web-tracker-{width}.png"))
         page.click("[data-testid=hand] .card-btn.playable")
         page.wait_for_selector("[data-testid=move-choice]")
@@ -1221,6 +1234,171 @@ def test_four_players_three_computer_players_three_names(server: Server, browser
     p.close()
 
 
+# ------------------------------------------------------------------ the replay on the table, and sounds
+def _moment(server: Server, game: str, ply: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The position just before the game's move ``ply`` and just after it (the table's cards and
+    every seat's hand, as sorted names), and that move: rebuilt here from the record's revealed
+    decks and moves through the engine, not from the replay's frames."""
+    from cassino.cards import card_name, cards_of, parse_card
+    from cassino.game import Game
+    from cassino.moves import parse_code
+    from cassino.rules import Rules
+
+    record = httpx.get(f"{server.url}/api/games/{game}/record", timeout=10).json()
+    rules = httpx.get(f"{server.url}/api/games/{game}", timeout=10).json()["rules"]
+    again = Game(Rules.from_json(rules), decks=[[parse_card(w) for w in h["deck"].split()] for h in record["hands"]])
+
+    def names(mask: int) -> list[str]:
+        return sorted(card_name(c) for c in cards_of(mask))
+
+    def seen(number: int) -> dict[str, Any]:
+        s = again.hands[number - 1]
+        table = names(s.loose) + [c for b in s.builds for c in names(b.cards)]
+        return {"table": sorted(table), "hands": [names(h) for h in s.hands]}
+
+    made = 0
+    for number, hand in enumerate(record["hands"], 1):
+        for move in hand["moves"]:
+            before = seen(number)
+            again.play(parse_code(move["move"]))
+            if made == ply:
+                return before, seen(number), {**move, "hand": number}
+            made += 1
+    raise AssertionError(f"the game has no move {ply}")
+
+
+def _replay_shows(page: Any, seats: int) -> dict[str, Any]:
+    """The position the replay draws: the felt's cards and each seat's hand shown face up."""
+    shown = page.evaluate(
+        """(seats) => ({
+            table: [...document.querySelectorAll('#table-cards [data-card]')].map((n) => n.dataset.card).sort(),
+            hands: [...Array(seats).keys()].map((s) =>
+                [...document.querySelectorAll(`[data-replay-hand="${s}"] [data-card]`)].map((n) => n.dataset.card).sort()),
+        })""",
+        seats,
+    )
+    return dict(shown)
+
+
+def _width(page: Any, selector: str) -> float:
+    """The narrowest of the elements a selector finds, in CSS pixels (0 when there is none)."""
+    widths = page.evaluate(
+        "(s) => [...document.querySelectorAll(s)].map((n) => n.getBoundingClientRect().width)", selector
+    )
+    return float(min(widths, default=0.0))
+
+
+def test_a_review_move_opens_the_replay_on_the_table(server: Server, browser: Any) -> None:
+    """After a game, a costly move of the review opens the replay on the main table just before it:
+    the felt's cards and every hand face up are the position the record gives for that move, with
+    the move marked; a step forward shows the position after it, a step back the one before, at
+    the table's full card size on a desktop and on a phone; the replay closes back to the game."""
+    body = {
+        "options": {"target": 1},
+        "seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Grabber"}],
+    }
+    p = Page(browser, 1280, 800, motion=False)
+    page = p.page
+    page.goto(new_game(server, body))
+    game, _ = _game_and_token(page)
+    live: dict[str, float] = {}
+
+    def on_turn(page: Any, turn: int) -> None:
+        live["hand"] = _width(page, "#hand img.card")
+        if page.locator("#table-cards img.card").count():
+            live["table"] = _width(page, "#table-cards img.card")
+
+    def on_chosen(page: Any, turn: int) -> bool:  # a trail whenever there is one: moves worth reviewing
+        trail = page.locator("[data-testid=move-choice][data-move^=trail]")
+        (trail.first if trail.count() else page.locator("[data-testid=move-choice]").first).click()
+        return True
+
+    play_whole_game(p, on_turn=on_turn, on_chosen=on_chosen)
+    assert live["hand"] > 0 and live["table"] > 0
+    page.click("[data-testid=review-button]")
+    page.wait_for_selector("[data-testid=review-move]")
+    move = page.locator("[data-testid=review-move]").first
+    ply = int(move.get_attribute("data-ply") or "")
+    before, after, played = _moment(server, game, ply)
+    total = httpx.get(f"{server.url}/api/games/{game}", timeout=10).json()["version"]
+    move.click()
+    page.wait_for_selector("[data-testid=review]", state="hidden")
+    page.wait_for_selector("[data-testid=replay]", state="visible")
+    assert page.evaluate("document.activeElement.id") == "replay-next"
+
+    def check_before() -> None:
+        assert _replay_shows(page, 2) == before
+        assert page.inner_text("[data-testid=replay-position]") == f"Move {ply} of {total}, hand {played['hand']}"
+        name = "You" if played["seat"] == 0 else "Grabber"
+        assert page.inner_text("[data-testid=replay-next-move]").startswith(f"Next, {name}: ")
+        card = played["move"].split(" ")[1]  # the card played is marked in its seat's hand
+        assert page.locator(f"[data-replay-hand='{played['seat']}'] .replay-mark[data-card='{card}']").count() == 1
+
+    check_before()
+    assert page.is_visible("[data-testid=replay-note]")  # the coach's note on the move, as in the review
+    assert page.locator("#table-cards button, #hand button").count() == 0  # nothing to play in a replay
+    if before["table"]:
+        assert _width(page, "#table-cards img.card") >= live["table"]
+    if before["hands"][1]:
+        assert _width(page, ".replay-hand img.card") >= live["table"]  # the other hand face up, full size
+    assert _width(page, "#hand img.card") >= live["hand"]
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "(n) => !document.querySelector('[data-testid=replay-position]').textContent.startsWith(`Move ${n} `)", arg=ply
+    )
+    assert _replay_shows(page, 2) == after
+    assert page.inner_text("[data-testid=replay-position]").startswith(f"Move {ply + 1} of {total}")
+    page.click("[data-testid=replay-prev]")
+    check_before()
+    p.shot("replay-desktop.png")
+    assert axe_violations(page) == []
+
+    page.select_option("[data-testid=language]", "de")
+    page.wait_for_function("document.querySelector('[data-testid=replay-position]').textContent.startsWith('Zug ')")
+    left = english_left(visible_texts(page), "de", exempt={"Tester", "Grabber"})
+    assert not left, left
+    assert _replay_shows(page, 2) == before
+    page.select_option("[data-testid=language]", "en")
+    page.wait_for_function("document.querySelector('[data-testid=replay-position]').textContent.startsWith('Move ')")
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("document.getElementById('board').scrollIntoView()")
+    check_before()
+    phone_card = float(
+        page.evaluate("parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--card-w'))")
+    )
+    assert 0 < phone_card < live["table"]  # the table's card size on a phone
+    if before["table"]:
+        assert _width(page, "#table-cards img.card") >= phone_card
+    if before["hands"][1]:
+        assert _width(page, ".replay-hand img.card") >= phone_card
+    for part in ("[data-testid=table]", "[data-testid=replay-next]", "[data-testid=replay-close]"):
+        assert inside(page.locator(part).bounding_box(), 390, 844), part
+    p.shot("replay-phone.png")
+    page.click("[data-testid=replay-next]")
+    assert _replay_shows(page, 2) == after
+    page.keyboard.press("ArrowLeft")
+    check_before()
+
+    page.click("[data-testid=replay-close]")
+    page.wait_for_selector("[data-testid=replay]", state="hidden")
+    assert page.locator("[data-replay-hand]").count() == 0
+    assert page.is_visible("#over")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.click("#replay-button")  # the whole game from its first deal, on the same table
+    page.wait_for_function("document.querySelector('[data-testid=replay-move]').textContent === 'Hand 1 dealt'")
+    first, _, _ = _moment(server, game, 0)
+    assert _replay_shows(page, 2) == first
+    p.shot("replay-start.png")
+    assert page.inner_text("[data-testid=replay-position]") == f"Move 0 of {total}, hand 1"
+    page.keyboard.press("End")
+    assert page.inner_text("[data-testid=replay-position]").startswith(f"Move {total} of {total}")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("[data-testid=replay]", state="hidden")
+    assert not p.errors, p.errors
+    p.close()
+
+
 def test_the_cards_not_seen_yet_for_a_learner(server: Server, browser: Any) -> None:
     """Turned on in the menu, the list of cards not seen yet is, at every turn, every card but the
     seat's hand, the table's and the piles' in the API's state; a game between people with help off
@@ -1260,6 +1438,189 @@ def test_the_cards_not_seen_yet_for_a_learner(server: Server, browser: Any) -> N
     assert not page.is_visible("[data-testid=unseen]") and page.locator("#set-unseen-row[hidden]").count() == 1
     assert not p.errors, p.errors
     p.close()
+
+
+def _sounds_of(move: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The sounds a move calls for, from the API's states before and after it: a capture (and a
+    sweep, when the mover's count of sweeps grew) or a card played."""
+    if not move["move"].startswith("capture"):
+        return ["card"]
+    swept = after["sweeps"].count(move["seat"]) > before["sweeps"].count(move["seat"])
+    return ["capture", "sweep"] if swept else ["capture"]
+
+
+def test_sound_is_off_at_first_and_then_plays_each_move(server: Server, browser: Any) -> None:
+    """The settings menu has one Sound switch, off at first: a move makes no sound. Turned on, it is
+    kept across a reload, and each new state plays its move's sounds, then the reader's turn, as the
+    in-page log (#sound-log) names them and the API's moves and sweeps say they should be."""
+    body = {"seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]}
+    p = Page(browser, 1280, 800, motion=False)
+    page = p.page
+    page.goto(new_game(server, body))
+    game, token = _game_and_token(page)
+    version = None
+    assert wait_turn(page, version) == "your-move"
+    page.click("#settings-menu summary")
+    assert page.inner_text("label:has([data-testid=set-sound])").strip() == "Sound"
+    assert not page.is_checked("[data-testid=set-sound]")
+    assert page.evaluate("localStorage.getItem('cassino.sound')") is None
+    page.click("#settings-menu summary")
+
+    def play_one(prefer: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Play a move of the kind preferred where there is one; the API's states before and after
+        the computer player's answer."""
+        before = _state_of(server, game, token)
+        chosen = next((m for m in before["legal"] if m["kind"] == prefer), before["legal"][0])
+        version = page.get_attribute("#turn-banner", "data-version")
+        page.click(f"[data-testid=hand] [data-card='{chosen['card']}']")
+        page.click(f"[data-testid=move-choice][data-move='{chosen['move']}']")
+        assert wait_turn(page, version) == "your-move"
+        return before, _state_of(server, game, token)
+
+    play_one("trail")
+    assert page.locator("#sound-log li").count() == 0  # off: nothing played
+    page.click("#settings-menu summary")
+    page.check("[data-testid=set-sound]")
+    page.click("#settings-menu summary")
+    assert page.evaluate("localStorage.getItem('cassino.sound')") == "on"
+    heard: list[str] = []
+    while len(heard) < 6 or not any(h.startswith("capture") for h in heard):  # three moves, and a capture heard
+        assert len(heard) < 24, heard
+        before, after = play_one("capture" if len(heard) % 4 == 0 else "trail")
+        mine, theirs = after["moves"][len(before["moves"]) :]
+        heard += [" ".join(_sounds_of(mine, before, after)), " ".join([*_sounds_of(theirs, before, after), "turn"])]
+        page.wait_for_function("(n) => document.querySelectorAll('#sound-log li').length === n", arg=len(heard))
+        assert page.locator("#sound-log li").all_text_contents() == heard
+    assert page.get_attribute("#sound-log", "data-last-sound") == heard[-1]
+    page.reload()
+    assert wait_turn(page, None) == "your-move"
+    page.click("#settings-menu summary")
+    assert page.is_checked("[data-testid=set-sound]")  # kept
+    assert page.locator("#sound-log li").all_text_contents() == ["turn"]  # the table opens at the reader's turn
+    assert not p.errors, p.errors
+    p.close()
+
+
+def _count_scene(page: Any) -> dict[str, Any]:
+    """The count scene as the page shows it: where it sits, its state, its steps and its numbers."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+        const box = document.querySelector('[data-testid=count]');
+        const rect = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        return {
+            role: box.getAttribute('role'), modal: box.getAttribute('aria-modal'), position: getComputedStyle(box).position,
+            inBoard: !!box.closest('#board'), box: rect(box), felt: rect(document.querySelector('#felt')),
+            state: box.dataset.state, pending: box.querySelectorAll('.pending').length,
+            cards: [...box.querySelectorAll('[data-item=ace], [data-item=big_casino], [data-item=little_casino]')].map((n) => ({
+                item: n.dataset.item, card: n.dataset.card, side: Number(n.dataset.side),
+                src: n.querySelector('img').getAttribute('src') })),
+            items: [...box.querySelectorAll('[data-item]')].map((n) => [n.dataset.item, Number(n.dataset.side), Number(n.dataset.points)]),
+            residue: [...box.querySelectorAll('[data-step=residue] [data-card]')].map((n) => n.dataset.card),
+            residueText: box.querySelector('[data-step=residue]')?.innerText || null,
+            tallies: [...box.querySelectorAll('[data-tally]')].map((n) => n.textContent),
+            bars: [...box.querySelectorAll('.count-side')].map((n) => [Number(n.dataset.from), Number(n.dataset.to)]),
+            check: box.querySelector('#count-check').innerText,
+        };
+    }"""
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_count_is_a_scene_on_the_table(server: Server, browser: Any, width: int, height: int) -> None:
+    """A hand played through the page ends in the count in the felt's place, not a dialog over the
+    table: its steps turned up one by one, then at once on one key (desktop) or one tap (phone),
+    every ace and casino of the API's count as its card, the last cards going to the last
+    capturer, the check, each side's tally and score bar, and one summary for screen readers."""
+    phone = width < 760
+    target = 1 if phone else 99  # the phone's game may end with this hand: the count says so
+    seats = [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy", "name": "Greedy"}]
+    names = ["You", "Greedy"]  # as the page names the sides to seat 0
+    body = {"options": {"target": target}, "seats": seats}
+    made = httpx.post(server.url + "/api/games", json=body, timeout=10).json()
+    game, token = made["game"], made["seats"][0]["token"]
+    p = Page(browser, width, height)
+    page = p.page
+    page.goto(f"{server.url}/#game={game}&token={token}")
+    banner = _play_hand(page)
+    api = _state_of(server, game, token)
+    hand = api["finished"][-1]
+    assert banner == ("over" if api["status"] == "over" else "count")
+    # turned up one by one: some steps are up while others are still to come
+    page.wait_for_function(
+        """() => { const box = document.querySelector('[data-testid=count]');
+            return box.dataset.state === 'playing' && box.querySelector('.count-item:not(.pending)')
+                && box.querySelector('.count-item.pending'); }"""
+    )
+    scene = _count_scene(page)
+    assert (scene["role"], scene["modal"], scene["position"], scene["inBoard"]) == (None, None, "relative", True)
+    left, top, right, bottom = scene["box"]
+    f_left, f_top, f_right, f_bottom = scene["felt"]
+    assert f_left <= left and f_top <= top and right <= f_right and bottom <= f_bottom, (scene["box"], scene["felt"])
+    if phone:
+        page.click("[data-testid=count] .count-head h2")  # one tap on the scene
+    else:
+        page.focus("#settings-menu summary")  # Space belongs to the control that has the focus
+        page.keyboard.press("Space")
+        assert page.evaluate("document.querySelector('#settings-menu').open")
+        assert page.get_attribute("[data-testid=count]", "data-state") == "playing"
+        page.keyboard.press("Space")
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("Space")
+    scene = _count_scene(page)
+    assert (scene["state"], scene["pending"]) == ("done", 0)
+    cards = ("ace", "big_casino", "little_casino")
+    won = [(i["item"], i["card"], i["side"]) for i in hand["count"] if i["item"] in cards]
+    assert [(c["item"], c["card"], c["side"]) for c in scene["cards"]] == won
+    assert [c["src"] for c in scene["cards"]] == [f"/cards/{card}.svg" for _, card, _ in won]
+    assert scene["items"] == [[i["item"], i["side"], i["points"]] for i in hand["count"]]
+    residue = hand["residue"]
+    assert scene["residue"] == residue["cards"]
+    if residue["cards"] and residue["seat"] is not None:
+        n = len(residue["cards"])
+        said = "The last card on the table" if n == 1 else f"The last {n} cards on the table"
+        assert scene["residueText"].startswith(f"{said}, to the last to capture: {names[residue['seat']]}")
+    assert scene["tallies"] == [f"+{n}" for n in hand["points"]]
+    assert scene["bars"] == [[s - n, s] for s, n in zip(hand["scores"], hand["points"], strict=True)]
+    assert hand["scores"] == api["scores"]
+    assert scene["check"] == f"✓ {hand['checksum']} points counted: the {hand['expected']}-point check is right."
+    points = ", ".join(
+        f"{name}: {n} point{'' if n == 1 else 's'}" for name, n in zip(names, hand["points"], strict=True)
+    )
+    scores = ", ".join(f"{name} {n}" for name, n in zip(names, hand["scores"], strict=True))
+    summary = f"Hand {hand['hand']}: {points}. Game score: {scores}."
+    page.wait_for_function("(s) => document.querySelector('#count-summary').textContent === s", arg=summary)
+    assert page.get_attribute("#count-summary", "aria-live") == "polite"
+    assert inside(page.locator("[data-testid=count]").bounding_box(), width, height)
+    if not phone:  # the whole table fits: nothing was scrolled to see the count
+        assert page.evaluate("window.scrollY") == 0
+    page.wait_for_function("!document.querySelector('.ghost')")
+    p.shot(f"count-scene-{'phone' if phone else 'desktop'}.png")
+    # no backdrop: the seat across is not covered
+    assert page.evaluate(
+        """() => { const seat = document.querySelector('[data-testid=seat-1]'); seat.scrollIntoView({ block: 'center' });
+            const r = seat.getBoundingClientRect();
+            return !!document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-testid=seat-1]'); }"""
+    )
+    assert axe_violations(page) == []
+    # the next hand, or the result once the game is over
+    button = page.locator("[data-testid=next-hand]")
+    assert button.inner_text() == ("See the result" if api["status"] == "over" else "Next hand")
+    # drawn again in another language, whole at once and with no English left
+    language = "id" if phone else "de"
+    page.select_option("[data-testid=language]", language)
+    page.wait_for_function("(l) => document.documentElement.lang === l", arg=language)
+    assert _count_scene(page)["state"] == "done"
+    assert page.locator("[data-testid=count] [data-item]").count() == len(hand["count"])
+    left = english_left(visible_texts(page), language, exempt={"Tester", "Greedy"})
+    assert not left, left
+    button.click()
+    page.wait_for_selector("[data-testid=count]", state="hidden")
+    if api["status"] == "over":
+        assert page.is_visible("#over")
+    else:
+        page.wait_for_function("document.querySelector('#turn-banner').dataset.state !== 'count'")
+        assert page.is_visible("[data-testid=table]")
+    assert not p.errors, p.errors
 
 
 # ---------------------------------------------------------------------- accounts (the lobby's account area)

@@ -210,6 +210,15 @@ def encode(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
 
 
+def deal_of(view: View) -> int:
+    """Which deal of its hand a view is in, from 1: ``State.deal_number`` from what the view shows
+    (the stock's size), for the replay's "Deal 2 of 6"."""
+    rules = view.rules
+    if rules.draw:
+        return 1
+    return rules.deals_per_hand - view.stock_size // (4 * rules.players)
+
+
 def _frame(frame: Frame) -> dict[str, Any]:
     view = frame.view
     move = None if frame.move is None else {"seat": frame.move[0], "move": format_code(frame.move[1])}
@@ -220,6 +229,10 @@ def _frame(frame: Frame) -> dict[str, Any]:
         "table": table_json(view),
         "stock": view.stock_size,
         "captured": [m.bit_count() for m in view.captured],
+        "piles": [_names(p) for p in view.captured],
+        "sweeps": list(view.sweeps),
+        "dealer": view.dealer,
+        "deal": deal_of(view),
         "scores": list(view.scores),
         "to_move": frame.to_move,
     }

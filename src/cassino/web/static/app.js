@@ -14,8 +14,9 @@ import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
 import { render, clearSelection } from "./table.js";
 import { renderSide } from "./side.js";
-import { countToShow, showCount } from "./count.js";
-import { startReplay, showFrame, step } from "./replay.js";
+import { countToShow, showCount, countKey } from "./count.js";
+import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
+import { wakeAudio } from "./sounds.js";
 import {
   renderLesson, closeLesson, closeCoach, noteText, closeScenes, openLessons, renderLessons, openReview, renderReview,
   setLessonsOn, setCoachOn,
@@ -42,7 +43,7 @@ function rerender() {
     state.countShownFor = null;
     const hand = countToShow(state.current, state.countDismissed);
     if (hand) showCount(hand);
-    if (!$("replay").hidden) showFrame();
+    if (state.replay) showFrame();
     renderLesson();
     sayAgain();
     if (state.coachNote) $("coach-text").textContent = noteText(state.coachNote);
@@ -57,6 +58,8 @@ function rerender() {
 function keys(event) {
   if (event.key === "Escape" && (!$("lessons").hidden || !$("review").hidden)) { closeScenes(); return; }
   if (event.target.closest("input, select, textarea") || $("table-view").hidden) return;
+  if (replayKey(event)) return;
+  if (countKey(event)) return; // a key shows the whole count while it is being turned up
   if (event.key === "Escape") clearSelection();
   else if (/^[1-9]$/.test(event.key)) digit(Number(event.key), event);
   else if (ARROWS[event.key] && moveChoices().length) { stepChoice(ARROWS[event.key]); event.preventDefault(); }
@@ -103,7 +106,8 @@ async function start() {
   motion.addEventListener("change", () => localStorage.setItem("cassino.motion", motion.checked ? "on" : "off"));
   const sound = $("set-sound");
   sound.checked = soundOn();
-  sound.addEventListener("change", () => setSound(sound.checked));
+  sound.addEventListener("change", () => { setSound(sound.checked); wakeAudio(); });
+  for (const gesture of ["pointerdown", "keydown"]) document.addEventListener(gesture, wakeAudio, { capture: true });
   $("hint-button").addEventListener("click", () => send({ type: "hint" }));
   $("clear-button").addEventListener("click", clearSelection);
   $("undo").addEventListener("click", () => send({ type: "undo" }));
@@ -122,6 +126,7 @@ async function start() {
   $("replay-prev").addEventListener("click", () => step(-1));
   $("replay-next").addEventListener("click", () => step(1));
   $("replay-last").addEventListener("click", () => step(1e9));
+  $("replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", keys);
   window.addEventListener("hashchange", route);
   await startAccount(); // before any write: a signed-in page sends its CSRF token with each

@@ -1,6 +1,6 @@
 // What a move shows and says besides the new table: the cards travelling (from a hand to the
 // table, from the table to a pile, from the stock at a deal), the move announced for screen
-// readers, and a short tone when it becomes the reader's turn (if they asked for one).
+// readers, and its sounds (a card, a capture, a sweep, the reader's turn) for a reader who turned them on.
 
 import { $ } from "./dom.js";
 import { t, cardsText } from "./i18n.js";
@@ -9,6 +9,7 @@ import { slideFrom, flyAway, arriveFrom } from "./motion.js";
 import { state } from "./state.js";
 import { you, seatName } from "./seats.js";
 import { soundOn } from "./storage.js";
+import { soundsFor, playSounds } from "./sounds.js";
 
 /** Move each card from where it was (`old`, a snapshot) to where the new state put it. */
 export function animate(old, before, countHand) {
@@ -23,6 +24,7 @@ export function animate(old, before, countHand) {
   const now = new Set();
   let dealt = 0;
   for (const node of document.querySelectorAll("#table-view [data-card]")) {
+    if (node.closest("[data-still]")) continue;
     const name = node.dataset.card;
     now.add(name);
     const was = old.get(name);
@@ -72,20 +74,7 @@ export function forgetAnnouncement() {
   sayAgain();
 }
 
-export function yourTurnCue(before) {
-  const current = state.current;
-  const mine = current.to_move === you() && current.status !== "over" && current.phase !== "count";
-  const wasMine = before && before.to_move === you() && before.phase !== "count" && before.version === current.version;
-  if (!mine || wasMine || !soundOn()) return;
-  try {
-    const ctx = new (window.AudioContext || window.webkitAudioContext)();
-    const osc = ctx.createOscillator();
-    const gain = ctx.createGain();
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.08, ctx.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.25);
-    osc.connect(gain).connect(ctx.destination);
-    osc.start();
-    osc.stop(ctx.currentTime + 0.25);
-  } catch { /* no sound here */ }
+/** The sounds of the new state, when the reader has turned them on (sounds.js). */
+export function soundCues(before) {
+  if (soundOn()) playSounds(soundsFor(before, state.current, you()));
 }

@@ -1,7 +1,8 @@
 // Teaching: the lessons shown at the table when one is due, the coach's note after a costly move,
 // every lesson to read at any time, and the review of a game over. The server's teaching library
 // says everything as structured messages (learn.CODE and params); the page words them in its
-// language. Which games teach is this browser's choice, per game.
+// language. Which games teach is this browser's choice, per game. Each costly move of the review
+// opens the replay on the table just before it.
 
 import { $, el } from "./dom.js";
 import { t, tn, has, messageText, numberText } from "./i18n.js";
@@ -11,6 +12,7 @@ import { you, seatName, sideName } from "./seats.js";
 import { learnSettings, setLearn, seenLessons, markSeen } from "./storage.js";
 import { send } from "./connection.js";
 import { renderPlay } from "./table.js";
+import { openReplayAt } from "./replay.js";
 
 const OFF = { lessons: false, coach: false };
 
@@ -135,11 +137,20 @@ export async function openReview() {
   if ($("review").hidden) return; // closed while it was worked out
   if (!r.ok) { $("review-body").replaceChildren(el("p", { class: "error" }, body.error)); return; }
   state.reviewShown = body;
+  state.reviewNotes = { game: game.id, costly: body.costly };
   renderReview();
 }
 
 /** A point of the game as the review names it (its own word where it has one, else the count's). */
 export const itemName = (item) => t(has(`teach.item.${item}`) ? `teach.item.${item}` : `count.item.${item}`);
+
+/** A costly move of the review as a button that opens the replay on the table just before it. */
+function reviewMove(c) {
+  const played = t("teach.review_played", { move: notedMove(c.move, c.table) });
+  return el("button", { type: "button", class: "review-move", "data-testid": "review-move", "data-ply": String(c.ply),
+    onclick: () => { closeScenes(); openReplayAt(c.ply); } },
+  el("strong", {}, played), " ", el("span", { class: "review-see" }, t("replay.see")));
+}
 
 export function renderReview() {
   const r = state.reviewShown;
@@ -149,8 +160,7 @@ export function renderReview() {
     ...r.points.map((p) => el("tr", { "data-item": p.item }, el("td", {}, itemName(p.item)), el("td", { class: p.yours > p.theirs ? "ours" : "" }, numberText(p.yours)), el("td", {}, numberText(p.theirs)))),
     el("tr", { class: "total" }, el("td", {}, t("side.total")), el("td", {}, numberText(total("yours"))), el("td", {}, numberText(total("theirs")))));
   const costly = r.costly.length
-    ? el("ol", { class: "review-costly" }, ...r.costly.map((c) => el("li", { "data-ply": String(c.ply) },
-      el("strong", {}, t("teach.review_played", { move: notedMove(c.move, c.table) })), " ", noteText(c))))
+    ? el("ol", { class: "review-costly" }, ...r.costly.map((c) => el("li", { "data-ply": String(c.ply) }, reviewMove(c), " ", noteText(c))))
     : el("p", {}, t("teach.review_clean"));
   const advice = (list) => el("ul", { class: "review-advice" }, ...list.map((a) => el("li", { "data-category": a.category }, messageText(a.message))));
   const kinds = el("table", { class: "totals review-kinds" },

@@ -11,6 +11,7 @@ import { show, showProblem } from "./views.js";
 import { connect } from "./connection.js";
 import { closeCoach } from "./learning.js";
 import { forgetAnnouncement } from "./cues.js";
+import { forgetReplay } from "./replay.js";
 import { writeInit } from "./account.js";
 
 /** What the lobby offers (fetched once: the page's languages come from it too). */
@@ -276,7 +277,7 @@ export function openGame(id, token) {
   closeCoach();
   forgetAnnouncement();
   show("table-view");
-  $("replay").hidden = true;
+  forgetReplay();
   $("over").hidden = true;
   $("count").hidden = true;
   $("message").textContent = "";

@@ -15,7 +15,7 @@ export function motionOn() {
 export function snapshot(root) {
   const cards = new Map();
   for (const node of root.querySelectorAll("[data-card]")) {
-    if (node.closest(".ghost")) continue;
+    if (node.closest(".ghost, [data-still]")) continue; // data-still: the count scene's cards do not travel
     cards.set(node.dataset.card, { rect: node.getBoundingClientRect(), node: node.cloneNode(true) });
   }
   return cards;

@@ -19,8 +19,9 @@ export const state = {
   countShownFor: null, // the hand whose count is drawn (its items appear once)
   countTimer: null, // the tick of "next hand starts in"
 
-  frames: [], // the replay's positions
-  frameIndex: 0,
+  replay: null, // the replay on the table: { game, frames, at (the frame shown), opener (focused before) }
+  record: null, // { game, frames }: the last game over's positions, fetched once
+  reviewNotes: null, // { game, costly }: the review's costly moves, noted again in the replay
 
   lessonShown: null, // the lesson note on the table now
   askedLessons: null, // the version lessons were last asked for

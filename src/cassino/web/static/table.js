@@ -9,14 +9,16 @@ import { motionOn, snapshot } from "./motion.js";
 import { state, noSelection } from "./state.js";
 import { you, viewer, players, seatName, sideName, isPartner, positions, lastMoveOf } from "./seats.js";
 import { send } from "./connection.js";
-import { countToShow, showCount } from "./count.js";
-import { animate, announce, yourTurnCue } from "./cues.js";
+import { countToShow, showCount, hideCount } from "./count.js";
+import { animate, announce, soundCues } from "./cues.js";
 import { renderSide } from "./side.js";
 import { trackerView } from "./tracker.js";
 import { learning, renderLesson, closeCoach } from "./learning.js";
+import { showFrame } from "./replay.js";
 
 /** A new state arrived: draw it (moving the cards from where they were), and its count if a hand ended. */
 export function update(before) {
+  if (state.replay) { showFrame(); return; } // the replay keeps the table until it is closed
   const countHand = countToShow(state.current, state.countDismissed);
   const root = $("table-view");
   const old = motionOn() && state.shown ? snapshot(root) : null;
@@ -26,8 +28,8 @@ export function update(before) {
   if (old) animate(old, oldShown, countHand);
   announce(oldShown, countHand);
   if (countHand) showCount(countHand);
-  else $("count").hidden = true;
-  yourTurnCue(before);
+  else hideCount();
+  soundCues(before);
 }
 
 export function render() {
