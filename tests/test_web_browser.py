@@ -43,7 +43,9 @@ from web_support import ARTIFACTS, Server
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("browser") / "web.sqlite3"
-    s = Server(f"sqlite:///{db}", bot_delay=0.0)
+    # Every test here makes its games from one address on one server: more than the limit on new
+    # games lets one client make (the limits have tests of their own, in test_web_hardening.py).
+    s = Server(f"sqlite:///{db}", bot_delay=0.0, extra=("--no-rate-limits",))
     yield s
     s.stop()
 

@@ -76,14 +76,16 @@ def free_port() -> int:
 class Server:
     """A real ``cassino serve`` process on a free port (killed with SIGKILL by ``kill``)."""
 
-    def __init__(self, database: str, bot_delay: float = 0.0, port: int | None = None) -> None:
+    def __init__(
+        self, database: str, bot_delay: float = 0.0, port: int | None = None, extra: tuple[str, ...] = ()
+    ) -> None:
         self.database = database
         self.bot_delay = bot_delay
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "cassino.cli", "serve", "--port", str(self.port), "--database", database]
         self.proc = subprocess.Popen(
-            [*cmd, "--bot-delay", str(bot_delay)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            [*cmd, "--bot-delay", str(bot_delay), *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
         deadline = time.monotonic() + 30
         while True:
