@@ -56,6 +56,15 @@ ERRORS_BY_MODULE = {
         "ClosedError",
         "NoSuchMoveError",
     },
+    "cassino.club.errors": {
+        "AccountError",
+        "AccountInputError",
+        "NameTakenError",
+        "SignInError",
+        "NotSignedInError",
+        "NoSuchPlayerError",
+        "TooManyAttemptsError",
+    },
     "cassino.web.errors": {
         "ServiceError",
         "StoreError",
@@ -80,7 +89,7 @@ SIGNALS = {
 """Exceptions that are control flow inside the package rather than errors it raises to a caller."""
 
 EXTRAS = ("fastapi", "starlette", "uvicorn", "sqlalchemy", "babel", "numpy", "gymnasium", "pettingzoo")
-EXTRAS += ("pyspiel", "textual", "torch", "ray", "matplotlib", "tqdm", "psycopg")
+EXTRAS += ("pyspiel", "textual", "torch", "ray", "matplotlib", "tqdm", "psycopg", "argon2")
 """The third-party packages of the extras (pyproject.toml): an error module must pull in none."""
 
 

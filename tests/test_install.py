@@ -23,6 +23,7 @@ EXTRAS = {
     "uvicorn": "web",
     "sqlalchemy": "web",
     "babel": "web",
+    "argon2": "web",
     "httpx": "test",
     "websockets": "test",
     "playwright": "test",

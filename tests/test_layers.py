@@ -1,12 +1,13 @@
-"""The layers of the package, read from its imports: apps -> table -> learn -> players -> engine,
-never the other way.
+"""The layers of the package, read from its imports: apps -> club -> table -> learn -> players ->
+engine, never the other way.
 
 Every module of src/cassino is parsed with ``ast`` and every import counts, those inside functions
 and under ``TYPE_CHECKING`` too: an import moved into a function to dodge a cycle is still an arrow.
 The engine is the package root (cards, rules, moves, state, ..., notation, record); ``players`` may
 import only the engine (``bots``, the players that are programs of their own, is part of the
 players' layer); ``learn``, the teaching library, the engine and the players; ``table``, the
-one live table, the engine, the players and ``learn``; each app (``arena``, ``rl``, ``terminal``,
+one live table, the engine, the players and ``learn``; ``club``, the place to play around the
+tables (accounts, ...), those and the table, and no app; each app (``arena``, ``rl``, ``terminal``,
 ``web``) those and itself, never another app; ``cli``, the ``cassino`` command, may import everything. A failure names the file, the
 line and the import statement, and the rule it breaks. Under ``web`` no module imports the engine's
 rule machinery (``movegen``, ``checks``, ``partition``): it asks the engine's answers.
@@ -26,6 +27,7 @@ BOTS = "bots"
 """Players that are programs of their own (the bot protocol): a package of the players' layer."""
 LEARN = "learn"
 TABLE = "table"
+CLUB = "club"
 CLI = "cli"
 APPS = frozenset({"arena", "rl", "terminal", "web", CLI})
 
@@ -103,6 +105,12 @@ def broken_rule(source: str, target: str) -> str | None:
         return (
             None if target in (ENGINE, PLAYERS, LEARN) else "the table imports only the engine, the players and learn"
         )
+    if source == CLUB:
+        return (
+            None
+            if target in (ENGINE, PLAYERS, LEARN, TABLE)
+            else "the club imports only the engine, the players, learn and the table"
+        )
     if target == TABLE and source in (ENGINE, PLAYERS, LEARN):
         return "only the apps import the table"
     if target in APPS:
@@ -129,9 +137,9 @@ def all_imports() -> list[Import]:
     return found
 
 
-def test_every_package_is_the_players_learn_the_table_or_an_app() -> None:
+def test_every_package_is_the_players_learn_the_table_the_club_or_an_app() -> None:
     """A new package must be given its layer here before its imports can be judged."""
-    assert subpackages() == APPS | {PLAYERS, BOTS, LEARN, TABLE}
+    assert subpackages() == APPS | {PLAYERS, BOTS, LEARN, TABLE, CLUB}
 
 
 def test_imports_follow_the_layers() -> None:
@@ -361,3 +369,28 @@ def test_the_web_plays_only_through_the_table() -> None:
         "w",
     )
     assert [i.target for i in found if web_reaches_the_rules([i])] == ["cassino.game", "cassino.state"]
+
+
+def test_the_club_sits_between_the_table_and_the_apps() -> None:
+    """The club reads the table and below, and no app; the apps read it; nothing below reads it."""
+    packages = APPS | {PLAYERS, LEARN, TABLE, CLUB}
+    in_club = imports_in(
+        "from ..table import Table\nfrom ..rules import Rules\nfrom ..web.errors import ServiceError\n",
+        "cassino.club.accounts",
+        False,
+        "c",
+    )
+    assert violations(in_club, packages) == [
+        "c:3: from ..web.errors import ServiceError  (cassino.club.accounts -> cassino.web.errors): "
+        "the club imports only the engine, the players, learn and the table"
+    ]
+    in_web = imports_in("from ..club.accounts import Accounts\n", "cassino.web.app", False, "w")
+    assert violations(in_web, packages) == []
+    in_table = imports_in("from ..club import accounts\n", "cassino.table.live", False, "t")
+    assert [v.rpartition(": ")[2] for v in violations(in_table, packages)] == [
+        "the table imports only the engine, the players and learn"
+    ]
+    in_learn = imports_in("from ..club.accounts import Accounts\n", "cassino.learn.coach", False, "l")
+    assert [v.rpartition(": ")[2] for v in violations(in_learn, packages)] == [
+        "learn imports only the engine and the players"
+    ]

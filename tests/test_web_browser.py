@@ -1623,4 +1623,63 @@ def test_the_count_is_a_scene_on_the_table(server: Server, browser: Any, width: 
         page.wait_for_function("document.querySelector('#turn-banner').dataset.state !== 'count'")
         assert page.is_visible("[data-testid=table]")
     assert not p.errors, p.errors
+
+
+# ---------------------------------------------------------------------- accounts (the lobby's account area)
+def test_an_account_from_the_lobby(server: Server, browser: Any) -> None:
+    """Create an account through the lobby's form (the seat this browser holds goes with it), see
+    the name, start a game signed in (the page's writes carry the session's CSRF token and its
+    origin), sign out, meet a wrong password in words, sign in again, and stay signed in on reload."""
+    p = Page(browser, 1280, 900, motion=False)
+    page = p.page
+    link = new_game(server, {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]})
+    held = link.split("game=")[1].split("&")[0]
+    page.goto(link)  # the page now holds this seat
+    page.wait_for_function("location.hash.includes('token=') && !!localStorage.getItem('cassino.seats')")
+    page.goto(server.url + "/#")
+    page.wait_for_selector("#presets .preset")
+    assert page.is_visible("[data-testid=account-sign-in]") and page.is_hidden("[data-testid=account-who]")
+    page.click("[data-testid=account-sign-up]")
+    assert page.inner_text("[data-testid=account-submit]") == "Create the account"
+    assert axe_violations(page) == []  # the form open: labels, roles, contrast
+    p.shot("web-account-form.png")
+    page.get_by_label("Name", exact=True).fill("Lobby_Ann")
+    page.get_by_label("Password", exact=True).fill("a lobby password")
+    page.click("[data-testid=account-submit]")
+    page.wait_for_selector("[data-testid=account-who]:visible")
+    assert page.inner_text("[data-testid=account-who]") == "Signed in as Lobby_Ann"
+    assert page.inner_text("#account-claimed") == "1 seat of this browser is now kept with your account."
+    holders = httpx.get(f"{server.url}/api/users/lobby_ann", timeout=10).json()
+    assert holders["name"] == "Lobby_Ann"
+    cookies = {c["name"]: c for c in p.context.cookies()}
+    session = cookies["cassino_session"]
+    assert session["httpOnly"] and session["sameSite"] == "Lax" and session["path"] == "/"
+    assert "cassino_session" not in page.evaluate("document.cookie")  # no script reads the session
+    assert held  # the seat's game, brought along (its holder is checked by the API tests)
+    # signed in, a game started from the lobby: both writes (the deal, the game) pass the guard
+    page.click("#create")
+    page.wait_for_selector("#table-view:not([hidden])")
+    page.wait_for_function("location.hash.includes('token=')")
+    page.goto(server.url + "/#")
+    page.wait_for_selector("[data-testid=account-who]:visible")
+    page.click("[data-testid=account-sign-out]")
+    page.wait_for_selector("[data-testid=account-sign-in]:visible")
+    assert page.is_hidden("[data-testid=account-who]")
+    assert "cassino_session" not in {c["name"] for c in p.context.cookies()}
+    page.click("[data-testid=account-sign-in]")
+    assert page.inner_text("[data-testid=account-submit]") == "Sign in"
+    page.get_by_label("Name", exact=True).fill("lobby_ann")
+    page.get_by_label("Password", exact=True).fill("not the password")
+    page.click("[data-testid=account-submit]")
+    page.wait_for_function("document.querySelector('[data-testid=account-error]').textContent !== ''")
+    assert page.inner_text("[data-testid=account-error]") == "Wrong name or password."
+    page.get_by_label("Password", exact=True).fill("a lobby password")
+    page.click("[data-testid=account-submit]")
+    page.wait_for_selector("[data-testid=account-who]:visible")
+    assert page.inner_text("[data-testid=account-who]") == "Signed in as Lobby_Ann"
+    page.reload()
+    page.wait_for_selector("[data-testid=account-who]:visible")
+    assert page.inner_text("[data-testid=account-who]") == "Signed in as Lobby_Ann"
+    p.shot("web-account.png")
+    assert not [e for e in p.errors if "401" not in e], p.errors  # the wrong password's 401 only
     p.close()

@@ -28,10 +28,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import CARD_NAMES
+from ..club.accounts import Accounts, Passwords
 from ..learn import TUTORIAL_RULES
 from ..players import LEVELS
 from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
 from ..table import DEFAULT_OPPONENT
+from .accounts import CrossSiteGuard, add_account_routes
 from .card_images import back_svg, card_svg
 from .errors import ListenError, ServiceError
 from .i18n import LANGUAGE_NAMES, LANGUAGES, catalogue_json
@@ -58,8 +60,10 @@ STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("cassino.web")
 
 
-def _error(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": brief(message), **extra}, status_code=status, headers=SECURITY_HEADERS)
+def _error(status: int, message: str, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    return JSONResponse(
+        {"error": brief(message), **extra}, status_code=status, headers={**SECURITY_HEADERS, **(headers or {})}
+    )
 
 
 def _token(request: Request) -> str | None:
@@ -102,7 +106,7 @@ class Guard:
             try:
                 body = await _read_body(scope, receive)
             except ServiceError as exc:
-                await _error(exc.status, exc.message, **exc.extra)(scope, receive, guarded)
+                await _error(exc.status, exc.message, exc.headers, **exc.extra)(scope, receive, guarded)
                 return
             replayed = False
 
@@ -247,6 +251,7 @@ def create_app(
     expire_after: float = EXPIRE_AFTER,
     bot_workers: int = 0,
     programs: Programs | None = None,
+    passwords: Passwords | None = None,
 ) -> FastAPI:
     """The app over a database URL (SQLite in ``data_dir`` by default) or a given store. Pages of
     ``allowed_origins`` (default: ``CASSINO_ALLOWED_ORIGINS``, comma-separated, e.g.
@@ -255,7 +260,8 @@ def create_app(
     load benchmarks and tests that play hundreds of games from one address. Games with no move for
     ``expire_after`` seconds are abandoned. Computer players and coaches think in ``bot_workers``
     worker processes (0: in threads of this process, as tests do). ``programs``: the folder of bot
-    programs a seat may name (``--allow-bots``), each run in a process of its own under limits."""
+    programs a seat may name (``--allow-bots``), each run in a process of its own under limits.
+    ``passwords``: how account passwords are hashed (argon2-cffi's defaults unless given)."""
     if allowed_origins is None:
         allowed_origins = os.environ.get("CASSINO_ALLOWED_ORIGINS", "").split(",")
     origins = {o.strip().lower().rstrip("/") for o in allowed_origins if o.strip()}
@@ -267,11 +273,17 @@ def create_app(
         thinkers=Thinkers(workers=bot_workers),
         programs=programs,
     )
+    accounts = Accounts(the_store.accounts, passwords or Passwords(), service.clock)
 
     def client_of(connection: Request | WebSocket) -> str:
         """The rate limits' key: the client's address (behind a proxy, the proxy's: see docs/web.md);
         empty, so never limited, when the limits are off."""
         return connection.client.host if rate_limits and connection.client else ""
+
+    def address_of(request: Request) -> str:
+        """The address wrong passwords count against: the client's, whether or not the rate
+        limits are on (a guard against guessing, not a limit on load)."""
+        return request.client.host if request.client else ""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -281,17 +293,21 @@ def create_app(
             yield
         finally:
             await service.stop()
+            accounts.passwords.close()
             if store is None:
                 the_store.close()
 
     app = FastAPI(title="cassino", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
+    app.state.accounts = accounts
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(CrossSiteGuard, origins=origins)  # inside Guard: its refusals get the headers too
     app.add_middleware(Guard)
+    add_account_routes(app, accounts, client_of, address_of)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, exc.message, **exc.extra)
+        return _error(exc.status, exc.message, exc.headers, **exc.extra)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:

@@ -15,12 +15,14 @@ from ..errors import CassinoError
 class ServiceError(CassinoError):
     """A request the web service refuses: an HTTP status and a message naming what was wrong."""
 
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
+    def __init__(self, status: int, message: str, *, headers: dict[str, str] | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.extra: dict[str, Any] = extra
         """More fields for the error's JSON (``watch``: the spectator link after a wrong link)."""
+        self.headers: dict[str, str] = headers or {}
+        """Headers of the HTTP answer (``Retry-After`` with a 429)."""
 
     def payload(self) -> dict[str, Any]:
         """The error as JSON: ``{"error": message, ...extra}``."""

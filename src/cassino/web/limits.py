@@ -140,6 +140,10 @@ CREATE_RATE = Rate(burst=20, per_second=1 / 30)
 """New games per client: 20 at once, then one every 30 seconds."""
 MOVE_RATE = Rate(burst=120, per_second=5)
 """Moves (and takebacks) per client: 120 at once, then 5 a second, far above anyone's play."""
+ACCOUNT_RATE = Rate(burst=30, per_second=1 / 10)
+"""Sign-ups, sign-ins and password changes per client: 30 at once, then one every 10 seconds (each
+costs a password hash, most of a second of CPU). Wrong passwords have a stricter limit of their own,
+counted in the database (``cassino.club.accounts.FAILURE_LIMIT``)."""
 MAX_CLIENTS = 10_000
 """Buckets kept before the full ones (clients that have rested) are forgotten."""
 
@@ -168,6 +172,7 @@ class RateLimit:
             raise ServiceError(
                 429,
                 f"too many {self.what}: at most {burst} at once, then {self.rate.pace()}; try again in {math.ceil(wait)} s",
+                headers={"retry-after": str(math.ceil(wait))},
             )
         self.buckets[client] = (tokens - 1, now)
         if len(self.buckets) > MAX_CLIENTS:

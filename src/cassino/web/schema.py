@@ -2,7 +2,8 @@
 
 A game's position is never stored: it is rebuilt by replaying the stored moves on the stored decks.
 Seat tokens and invitations are stored only as SHA-256 hashes. Tables added after the first release
-(settings, invitations, activity, the count's presses, seeds, contributions, tickets, forfeits, help) are new tables,
+(settings, invitations, activity, the count's presses, seeds, contributions, tickets, forfeits, help,
+and the accounts': accounts, sessions, seat holders, sign-in failures) are new tables,
 so ``create_all`` adds them to an existing database; a game without a settings row is listed and
 has no count timer, as games were before, and one without an activity row has no known last move
 (it starts counting towards its expiry when it is loaded).
@@ -140,6 +141,49 @@ tickets_table = Table(
 """Seeds committed before a game exists, for its first hand: the page asks for one, then creates
 the game with its own contribution. Each is used once, and forgotten after ``TICKET_SECONDS``."""
 TICKET_SECONDS = 3600.0
+
+accounts_table = Table(
+    "cassino_accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(40), nullable=False, unique=True),
+    Column("password_hash", String(256), nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("deleted", Float, nullable=True),
+)
+"""Accounts (``cassino.club.accounts``): a name as its owner wrote it, its lower case (unique:
+names are one whatever their case), an Argon2id hash and never a password. A deleted account keeps
+its row under an anonymous name with no hash, so that the seats it held keep a player."""
+sessions_table = Table(
+    "cassino_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False, index=True),
+)
+"""Sessions, by the SHA-256 of their token (the browser's cookie holds the token), so that the
+database opens none; in the database, so that every server process knows them."""
+seat_holders_table = Table(
+    "cassino_seat_holders",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), nullable=False, index=True),
+    Column("since", Float, nullable=False),
+)
+"""The account that holds a person's seat (brought at sign-up or sign-in with the seat's token):
+one account per seat, the first to bring it."""
+sign_in_failures_table = Table(
+    "cassino_sign_in_failures",
+    metadata,
+    Column("key", String(100), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("since", Float, nullable=False, index=True),
+)
+"""Password attempts counted against an address (``address:IP``) or a name (``name:KEY``) since
+the window began: in the database, so that every server process counts the same."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ conditional update, which takes the game row's lock until the commit): of two pr
 same computer player's move, or two people's moves at once, exactly one is stored and the other is
 told (``StaleGameError``). SQLite stays a single process's database.
 
-The tables and the rows are in ``schema``.
+The tables and the rows are in ``schema``; the accounts' part of the store is ``account_store``.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+from .account_store import AccountStore
 from .errors import StaleDealError as StaleDealError
 from .errors import StaleGameError as StaleGameError
 from .errors import StoreError as StoreError
@@ -161,6 +162,8 @@ class Store:
         self.shared = self.dialect == "postgresql"
         """True when other server processes may use the same database (PostgreSQL): they are then
         told of every change (``listen``)."""
+        self.accounts = AccountStore(self.engine)
+        """The accounts, their sessions and the seats they hold, in the same database."""
 
     def _notify(self, conn: Connection, game_id: str, what: str) -> None:
         """Tell the other processes, when this transaction commits, that ``game_id`` changed."""

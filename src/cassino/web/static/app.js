@@ -8,6 +8,7 @@ import { t, loadLanguage, preferredLanguage, setLanguages, languages, translateS
 import { motionOn } from "./motion.js";
 import { state } from "./state.js";
 import { forgetOldDeals, soundOn, setSound, setLearn } from "./storage.js";
+import { startAccount, renderAccount } from "./account.js";
 import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
 import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
@@ -35,6 +36,7 @@ function route() {
 function rerender() {
   translateStatic();
   if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); }
+  renderAccount();
   if (!$("table-view").hidden && state.current) {
     render();
     renderInvites();
@@ -127,6 +129,7 @@ async function start() {
   $("replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", keys);
   window.addEventListener("hashchange", route);
+  await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();
 }
 

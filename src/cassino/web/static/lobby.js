@@ -12,6 +12,7 @@ import { connect } from "./connection.js";
 import { closeCoach } from "./learning.js";
 import { forgetAnnouncement } from "./cues.js";
 import { forgetReplay } from "./replay.js";
+import { writeInit } from "./account.js";
 
 /** What the lobby offers (fetched once: the page's languages come from it too). */
 /** The catalogue key of what a computer player is like: the server names it for a bot program. */
@@ -204,13 +205,13 @@ async function startGame(body, learn) {
   $("lobby-error").textContent = "";
   let first = null;
   if ((body.seats || [{ kind: "human" }]).some((s) => s.kind === "human")) {
-    const r = await fetch("/api/deals", { method: "POST" });
+    const r = await fetch("/api/deals", writeInit({ method: "POST" }));
     const ticket = await r.json().catch(() => ({}));
     if (!r.ok) { $("lobby-error").textContent = ticket.error || t("fair.no_deal"); return; }
     first = { commitment: ticket.commitment, value: window.cassinoDeal.newContribution() };
     body = { ...body, deal: { id: ticket.deal, contribution: first.value } };
   }
-  const r = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch("/api/games", writeInit({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
   const made = await r.json();
   if (!r.ok) { $("lobby-error").textContent = made.error; return; }
   keepInvites(made.game, made);
@@ -255,7 +256,7 @@ export async function renderMyGames() {
 // ------------------------------------------------------------------ invitations and opening a table
 /** An invitation link: take its seat (once), or go back to the seat this browser took with it. */
 export async function claim(id, invite) {
-  const r = await fetch(`/api/games/${id}/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite }) });
+  const r = await fetch(`/api/games/${id}/claim`, writeInit({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite }) }));
   const body = await r.json().catch(() => ({}));
   if (r.ok) {
     holdSeat(id, { token: body.token, seat: body.seat });
