@@ -19,6 +19,7 @@ MODULES: tuple[str, ...] = (
     "cassino.rules",
     "cassino.game",
     "cassino.notation",
+    "cassino.club.ratings",
 )
 """The engine modules whose public API is shown by example in its docstrings."""
 

@@ -175,6 +175,16 @@ seat_holders_table = Table(
 )
 """The account that holds a person's seat (brought at sign-up or sign-in with the seat's token):
 one account per seat, the first to bring it."""
+rated_games_table = Table(
+    "cassino_rated_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("pool", String(20), nullable=False),
+    Column("rated_at", Float, nullable=True),
+)
+"""Games that count for ratings (made from a rated seek, every seat a person with an account), with
+their pool (``cassino.club.ratings.rating_key``) and when their result was counted (null until
+then, so that each is counted once, by whichever process sees it end first)."""
 sign_in_failures_table = Table(
     "cassino_sign_in_failures",
     metadata,
