@@ -195,6 +195,41 @@ sign_in_failures_table = Table(
 """Password attempts counted against an address (``address:IP``) or a name (``name:KEY``) since
 the window began: in the database, so that every server process counts the same."""
 
+# ------------------------------------------------------------------ chat at the table (chat.py): new tables too
+MAX_CHAT_TEXT = 200
+"""The longest free-text chat message, in characters (after trimming)."""
+chat_table = Table(
+    "cassino_chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("phrase", String(32), nullable=True),
+    Column("text", String(MAX_CHAT_TEXT), nullable=True),
+    sqlite_autoincrement=True,
+)
+"""The last messages of each game's chat (``cassino.web.chat.HISTORY``), each a preset phrase's id
+or a free text, with its seat, the seat's name and when it was sent: in the database, so that a
+page reloaded, or one served by another process, shows the same history, and so that the limit
+on each seat's messages counts the same in every process."""
+chat_settings_table = Table(
+    "cassino_chat_settings",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("mode", String(8), nullable=False),
+)
+"""The chat its creator chose for a game (``phrases`` or ``free``); a game without a row has
+phrases only."""
+chat_quiet_table = Table(
+    "cassino_chat_quiet",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+)
+"""The seats that turned free text off for themselves at a game: they neither send nor see it."""
+
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
