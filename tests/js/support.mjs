@@ -44,3 +44,18 @@ export class MemoryStorage {
   removeItem(k) { this.#items.delete(k); }
   clear() { this.#items.clear(); }
 }
+
+/** What the server says of each chat text (cassino.web.chat.message_of_request): null when it
+ * would be sent, else the code of its refusal. */
+export const chatProblems = (texts) =>
+  fromServer(`import json
+from cassino.web.chat import message_of_request
+from cassino.web.errors import ServiceError
+out = []
+for text in json.loads(${JSON.stringify(JSON.stringify(texts))}):
+    try:
+        message_of_request({"text": text})
+        out.append(None)
+    except ServiceError as exc:
+        out.append(exc.extra["code"])
+print(json.dumps(out))`);

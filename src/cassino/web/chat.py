@@ -241,8 +241,9 @@ class Chats:
         return message
 
     def set_free(self, game_id: str, token: str | None, body: dict[str, Any]) -> dict[str, Any]:
-        """A seat turns free text on or off for itself; its pages (in every process) get the chat
-        again, as it now reads. Returns that history."""
+        """A seat turns free text on or off for itself; its pages get the chat again, as it now
+        reads (here at once, even when nothing changed, so that the asking socket has its answer;
+        in the other processes when something did). Returns that history."""
         on = settings_of_request(body)
         live, seat = self._seat(game_id, token, "the chat's settings need a seat token")
         chat = self.table(live)
@@ -258,7 +259,7 @@ class Chats:
                 chat.quiet.discard(seat)
             else:
                 chat.quiet.add(seat)
-            self.resend(live, seat)
+        self.resend(live, seat)
         return self.history(live, seat)
 
     def history(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
