@@ -454,3 +454,103 @@ def test_a_message_sent_through_one_process_reaches_a_socket_of_the_other() -> N
                 await service.stop()
 
     asyncio.run(scenario())
+
+
+# ------------------------------------------------------------------ in a browser
+
+
+@pytest.fixture(scope="module")
+def chat_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A real ``cassino serve`` for the browser test."""
+    from web_support import Server
+
+    db = tmp_path_factory.mktemp("chat") / "web.sqlite3"
+    server = Server(f"sqlite:///{db}", extra=("--no-rate-limits",))
+    yield server
+    server.stop()
+
+
+def test_two_people_chat_in_their_own_languages_and_one_mutes_the_other(chat_server: Any) -> None:
+    """Ann (English, desktop) and Ben (German, a phone) at one table: the hand and the table stay on
+    the first screen with the chat beside or below them; Ann's "Good luck" reaches Ben's folded
+    panel as an unread count, said for screen readers and written in German; a text with markup
+    is shown as the characters typed; Ben mutes Ann and her next phrase is not shown to him (nor
+    after a reload), while his own still is."""
+    import httpx
+
+    from browser_support import Page, axe_violations, chromium, english_left, inside, visible_texts
+
+    with chromium() as browser:
+        ann = Page(browser, 1280, 800, motion=False)
+        ben = Page(browser, 390, 844, lang="de", motion=False)
+        # Ann sets the table in the lobby: Ben invited, free text allowed
+        ann.page.goto(chat_server.url + "/")
+        ann.page.wait_for_selector("#presets .preset")
+        ann.page.fill("[name=name-0]", "Ann")
+        ann.page.select_option("[name=kind-1]", "human")
+        ann.page.fill("[name=name-1]", "Ben")
+        ann.page.check("[data-testid=create-chat-free]")
+        ann.page.click("#create")
+        ann.page.wait_for_selector("#invites input")
+        game = ann.page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')")
+        assert httpx.get(f"{chat_server.url}/api/games/{game}/chat", timeout=10).json()["table"] == "free"
+        ben.page.goto(ann.page.locator("#invites input").first.input_value())
+        for p in (ann, ben):
+            p.page.wait_for_selector("[data-testid=chat]:not([hidden]) [data-testid=chat-phrase]")
+            p.page.wait_for_selector("[data-testid=hand] [data-card]")
+            assert p.page.evaluate("window.scrollY") == 0
+            for part in ("[data-testid=hand]", "[data-testid=table] .table-cards"):
+                assert inside(p.page.locator(part).bounding_box(), p.width, p.height), (p.width, part)
+        desk, board = ann.page.locator("[data-testid=chat]").bounding_box(), ann.page.locator("#board").bounding_box()
+        assert desk["x"] >= board["x"] + board["width"] and desk["y"] < 800  # beside the table
+        phone, board = ben.page.locator("[data-testid=chat]").bounding_box(), ben.page.locator("#board").bounding_box()
+        assert phone["y"] >= board["y"] + board["height"]  # below it
+        # Ben folds his panel; Ann's phrase comes as an unread count and is said aloud, in German
+        ben.page.click("[data-testid=chat] summary")
+        ann.page.click("[data-testid=chat-phrase][data-phrase=good_luck]")
+        ann.page.wait_for_selector("[data-testid=chat-message][data-phrase=good_luck]")
+        assert ann.page.inner_text("[data-testid=chat-message]").endswith("Good luck!")
+        assert "You" in ann.page.inner_text("[data-testid=chat-message] .chat-name")
+        ben.page.wait_for_selector("[data-testid=chat-unread]:not([hidden])")
+        assert ben.page.inner_text("[data-testid=chat-unread] [aria-hidden]") == "1"
+        assert ben.page.text_content("[data-testid=chat-unread] .sr-only") == "1 neue Nachricht"
+        assert ben.page.text_content("[data-testid=chat-said]") == "Ann: Viel Glück!"
+        ben.page.click("[data-testid=chat] summary")
+        ben.page.wait_for_selector("[data-testid=chat-unread]", state="hidden")  # read now
+        message = ben.page.locator("[data-testid=chat-message][data-seat='0']")
+        assert message.locator(".chat-name").inner_text() == "Ann"
+        assert message.locator(".chat-words").inner_text() == "Viel Glück!"
+        assert message.locator(".face").inner_text() == "A"
+        # free text is shown exactly as typed: markup in it stays characters
+        typed = "<b>bold</b> & <img src=x onerror=alert(1)>"
+        ann.page.fill("[data-testid=chat-text]", typed)
+        ann.page.click("[data-testid=chat-send]")
+        ben.page.wait_for_function("document.querySelectorAll('[data-testid=chat-message]').length === 2")
+        assert ben.page.locator("[data-testid=chat-message] .chat-words").nth(1).inner_text() == typed
+        assert ben.page.locator("[data-testid=chat-log] b, [data-testid=chat-log] img").count() == 0
+        assert ann.page.input_value("[data-testid=chat-text]") == ""
+        left = english_left(visible_texts(ben.page), "de", exempt={"Ann", "Ben", typed})
+        assert not left, left
+        assert axe_violations(ben.page) == []
+        ben.shot("chat-phone-de.png")
+        # Ben mutes Ann: her next phrase is not shown to him; his own is
+        ben.page.click("[data-testid=chat-mute-0]")
+        assert ben.page.get_attribute("[data-testid=chat-mute-0]", "aria-pressed") == "true"
+        assert ben.page.locator("[data-testid=chat-message]").count() == 0
+        ann.page.click("[data-testid=chat-phrase][data-phrase=well_played]")
+        ann.page.wait_for_selector("[data-testid=chat-message][data-phrase=well_played]")
+        ben.page.click("[data-testid=chat-phrase][data-phrase=thanks]")  # after Ann's on Ben's socket
+        ben.page.wait_for_selector("[data-testid=chat-message][data-phrase=thanks]")
+        assert ben.page.locator("[data-testid=chat-message]").all_inner_texts()[0].endswith("Danke!")
+        assert ben.page.locator("[data-testid=chat-message]").count() == 1
+        assert ben.page.locator("[data-testid=chat-message][data-seat='0']").count() == 0
+        ann.page.wait_for_selector("[data-testid=chat-message][data-phrase=thanks]")
+        assert ann.page.locator("[data-testid=chat-message]").count() == 4
+        ben.page.reload()
+        ben.page.wait_for_selector("[data-testid=chat-message][data-phrase=thanks]")
+        assert ben.page.locator("[data-testid=chat-message]").count() == 1
+        assert axe_violations(ann.page) == []
+        ann.shot("chat-desktop.png")
+        assert not ann.errors and not ben.errors, (ann.errors, ben.errors)
+        ann.close()
+        ben.close()
