@@ -1,4 +1,4 @@
-"""Chat at the table (``cassino.web.chat``): preset phrases sent as ids and received by the other
+"""Chat at the table (``cassino.club.chat`` at the web, ``cassino.web.chat``): preset phrases sent as ids and received by the other
 seat, free text only where the creator chose it and only between the seats that keep it on,
 each refusal with its reason and code (an unknown phrase, free text where it is off, a text too
 long or holding a control character, a spectator, too many messages), the limit per seat and
@@ -23,8 +23,8 @@ pytest.importorskip("sqlalchemy")
 
 from fastapi.testclient import TestClient
 
+from cassino.club.chat import CHAT_LIMIT, CODES, HISTORY, MAX_TEXT, PHRASES
 from cassino.web import create_app
-from cassino.web.chat import CHAT_ERRORS, CHAT_LIMIT, HISTORY, MAX_TEXT, PHRASES
 from cassino.web.errors import ServiceError
 from cassino.web.i18n import LANGUAGES, catalogue
 from cassino.web.store import database_url
@@ -198,7 +198,7 @@ def test_free_text_is_refused_where_the_creator_chose_phrases(client: TestClient
     r = client.post(
         f"/api/games/{game}/chat/settings", json={"free_text": True}, headers={"x-cassino-token": tokens[1]}
     )
-    assert r.status_code == 409 and r.json()["code"] == "free_off"
+    assert r.status_code == 403 and r.json()["code"] == "free_off"
     assert history(client, game, tokens[0])["messages"] == []
 
 
@@ -369,7 +369,7 @@ def test_every_phrase_and_refusal_is_worded_in_every_language() -> None:
     for language in LANGUAGES:
         words = catalogue(language)
         assert [p for p in PHRASES if f"chat.phrase.{p}" not in words] == [], language
-        assert [c for c in CHAT_ERRORS if f"chat.error.{c}" not in words] == [], language
+        assert [c for c in CODES if f"chat.error.{c}" not in words] == [], language
     english, german = catalogue("en"), catalogue("de")
     assert (english["chat.phrase.good_luck"], german["chat.phrase.good_luck"]) == ("Good luck!", "Viel Glück!")
 

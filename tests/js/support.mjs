@@ -45,17 +45,16 @@ export class MemoryStorage {
   clear() { this.#items.clear(); }
 }
 
-/** What the server says of each chat text (cassino.web.chat.message_of_request): null when it
- * would be sent, else the code of its refusal. */
+/** What the server says of each chat text (cassino.club.chat.message_of): null when it would be
+ * sent, else the code of its refusal. */
 export const chatProblems = (texts) =>
   fromServer(`import json
-from cassino.web.chat import message_of_request
-from cassino.web.errors import ServiceError
+from cassino.club.chat import ChatError, message_of
 out = []
 for text in json.loads(${JSON.stringify(JSON.stringify(texts))}):
     try:
-        message_of_request({"text": text})
+        message_of({"text": text})
         out.append(None)
-    except ServiceError as exc:
-        out.append(exc.extra["code"])
+    except ChatError as exc:
+        out.append(exc.code)
 print(json.dumps(out))`);

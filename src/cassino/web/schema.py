@@ -16,6 +16,8 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
 
+from ..club.chat import MAX_TEXT as MAX_CHAT_TEXT
+
 metadata = MetaData()
 
 MAX_REASON = 300
@@ -195,9 +197,7 @@ sign_in_failures_table = Table(
 """Password attempts counted against an address (``address:IP``) or a name (``name:KEY``) since
 the window began: in the database, so that every server process counts the same."""
 
-# ------------------------------------------------------------------ chat at the table (chat.py): new tables too
-MAX_CHAT_TEXT = 200
-"""The longest free-text chat message, in characters (after trimming)."""
+# ------------------------------------------------------------------ chat at the table (club/chat.py): new tables too
 chat_table = Table(
     "cassino_chat",
     metadata,
@@ -210,7 +210,7 @@ chat_table = Table(
     Column("text", String(MAX_CHAT_TEXT), nullable=True),
     sqlite_autoincrement=True,
 )
-"""The last messages of each game's chat (``cassino.web.chat.HISTORY``), each a preset phrase's id
+"""The last messages of each game's chat (``cassino.club.chat.HISTORY``), each a preset phrase's id
 or a free text, with its seat, the seat's name and when it was sent: in the database, so that a
 page reloaded, or one served by another process, shows the same history, and so that the limit
 on each seat's messages counts the same in every process."""

@@ -5,7 +5,7 @@
 
 import { t, tn, has } from "./i18n.js";
 
-/** Messages kept, as the server keeps them (cassino.web.chat.HISTORY). */
+/** Messages kept, as the server keeps them (cassino.club.chat.HISTORY). */
 export const KEEP = 100;
 
 /** Milliseconds between two announcements: messages that come within it are said together. */
@@ -77,7 +77,7 @@ export class Announcer {
   }
 }
 
-// Characters a text may not hold, as the server refuses them (cassino.web.chat.forbidden_character):
+// Characters a text may not hold, as the server refuses them (cassino.club.chat.forbidden_character):
 // control characters (line breaks and tabs too), lone surrogates, line and paragraph separators, and
 // the marks that reorder the text around them.
 const FORBIDDEN = /[\p{Cc}\p{Cs}\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f]/u;
