@@ -365,6 +365,22 @@ def test_the_history_after_a_reconnection_keeps_the_last_hundred(client: TestCli
     assert ids == sorted(ids) and len(set(ids)) == HISTORY
 
 
+def test_reads_of_the_history_are_limited_per_client(tmp_path: Path) -> None:
+    """Each read is a query: a client reads at the rate of its moves (120 at once, then 5 a second)."""
+    with TestClient(create_app(database=database_url(None, tmp_path), bot_delay=0)) as limited:
+        limited.app.state.service.chat_reads.clock = Clock()  # type: ignore[attr-defined]  # time stands still
+        game, tokens = table(limited, FREE)
+        for _ in range(120):
+            assert limited.get(f"/api/games/{game}/chat").status_code == 200
+        refused = limited.get(f"/api/games/{game}/chat")
+        assert refused.status_code == 429
+        assert refused.json()["error"].startswith("too many requests for the chat's history: at most 120 at once")
+        with limited.websocket_connect(f"/api/games/{game}/ws?token={tokens[0]}") as ws:
+            ws.send_json({"type": "chat_history"})
+            error = next_chat(ws)
+            assert (error["type"], error["status"], error["request"]) == ("error", 429, "chat_history")
+
+
 def test_every_phrase_and_refusal_is_worded_in_every_language() -> None:
     for language in LANGUAGES:
         words = catalogue(language)

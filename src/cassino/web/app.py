@@ -473,6 +473,7 @@ def create_app(
     # ------------------------------------------------------------------ chat at the table (chat.py)
     @app.get("/api/games/{game_id}/chat")
     async def get_chat(game_id: str, request: Request) -> dict[str, Any]:
+        service.chat_reads.take(client_of(request))
         live, seat = service.asker(game_id, _token(request))
         return service.chats.history(live, seat)
 
@@ -575,6 +576,7 @@ async def _serve_socket(
                     service.move_limit.take(client)
                     service.chats.set_free(live.id, token, message)
                 elif kind == "chat_history":
+                    service.chat_reads.take(client)
                     sub.queue.put_nowait(encode(service.chats.history(live, seat)))
                 elif kind == "state":
                     sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))

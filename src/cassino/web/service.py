@@ -101,6 +101,8 @@ class GameService:
         self.coaching = Coaching(self.asker, self.thinkers)
         self.chats = Chats(store.chat, self.asker, clock)
         """The chat at each table (``chat``)."""
+        self.chat_reads = RateLimit(move_rate, "requests for the chat's history", clock)
+        """Each client's reads of the chat's history (each one a query), at the rate of its moves."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> int:
