@@ -1,10 +1,11 @@
-"""Chat at the table (``cassino.club.chat`` at the web, ``cassino.web.chat``): preset phrases sent as ids and received by the other
-seat, free text only where the creator chose it and only between the seats that keep it on,
-each refusal with its reason and code (an unknown phrase, free text where it is off, a text too
-long or holding a control character, a spectator, too many messages), the limit per seat and
-the messages taken again after its window, the history after a reconnection (the last 100 kept),
-nothing of a hand in any message, and two services on one PostgreSQL: a message sent through one
-reaches a socket of the other. On SQLite and on PostgreSQL."""
+"""Chat at the table (``cassino.club.chat`` at the web, ``cassino.web.chat``): preset phrases sent
+as ids and received by the other seat, free text only where the creator chose it and only between
+the seats that keep it on, each refusal with its reason and code (an unknown phrase, free text
+where it is off, a text too long or holding a control character, a spectator, too many messages),
+the limit per seat and the messages taken again after its window, the history after a
+reconnection (the last 100 kept), nothing of a hand in any message; two services on one
+PostgreSQL, then two real ``cassino serve`` processes: a message sent through one reaches a socket
+of the other; and a browser test of two people at one table. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -470,6 +471,56 @@ def test_a_message_sent_through_one_process_reaches_a_socket_of_the_other() -> N
                 await service.stop()
 
     asyncio.run(scenario())
+
+
+def test_two_real_processes_a_phrase_through_one_reaches_a_socket_of_the_other() -> None:
+    """Two ``cassino serve`` processes on one PostgreSQL: Ann's page is served by the first, Ben's
+    by the second; Ann's phrase and text, sent on her socket, reach Ben's socket, and the history
+    read through either process is the same."""
+    pytest.importorskip("websockets")
+    import httpx
+    from websockets.sync.client import connect
+
+    from web_support import Server
+
+    url = postgres_url()
+    first, second = Server(url), Server(url)
+    try:
+        made = httpx.post(first.url + "/api/games", json=FREE, timeout=10).json()
+        game = made["game"]
+        ann = made["seats"][0]["token"]
+        claimed = httpx.post(f"{second.url}/api/games/{game}/claim", json={"invite": made["seats"][1]["invite"]})
+        ben = claimed.json()["token"]
+
+        def frames(ws: Any) -> Iterator[dict[str, Any]]:
+            while True:
+                frame = json.loads(ws.recv(timeout=20))
+                if frame["type"] != "state":
+                    yield frame
+
+        with (
+            connect(f"ws://127.0.0.1:{first.port}/api/games/{game}/ws?token={ann}") as ann_ws,
+            connect(f"ws://127.0.0.1:{second.port}/api/games/{game}/ws?token={ben}") as ben_ws,
+        ):
+            ben_heard = frames(ben_ws)
+            ben_ws.send(json.dumps({"type": "chat_history"}))  # Ben's socket is open on the second
+            assert next(ben_heard)["messages"] == []
+            ann_ws.send(json.dumps({"type": "chat", "phrase": "good_luck"}))
+            ann_ws.send(json.dumps({"type": "chat", "text": "from the first process"}))
+            phrase, text = next(ben_heard), next(ben_heard)
+            assert (phrase["seat"], phrase["name"], phrase["phrase"]) == (0, "Ann", "good_luck")
+            assert (text["seat"], text["text"]) == (0, "from the first process")
+        histories = [
+            httpx.get(f"{s.url}/api/games/{game}/chat", headers={"x-cassino-token": ben}).json()
+            for s in (first, second)
+        ]
+        assert histories[0] == histories[1] and said(histories[0]["messages"]) == [
+            (0, "good_luck"),
+            (0, "from the first process"),
+        ]
+    finally:
+        first.stop()
+        second.stop()
 
 
 # ------------------------------------------------------------------ in a browser
