@@ -582,6 +582,8 @@ def test_two_people_chat_in_their_own_languages_and_one_mutes_the_other(chat_ser
         assert ben.page.inner_text("[data-testid=chat-unread] [aria-hidden]") == "1"
         assert ben.page.text_content("[data-testid=chat-unread] .sr-only") == "1 neue Nachricht"
         assert ben.page.text_content("[data-testid=chat-said]") == "Ann: Viel Glück!"
+        # the live region is outside the folded panel, where screen readers still hear it
+        assert ben.page.evaluate("!document.querySelector('[data-testid=chat-said]').closest('details:not([open])')")
         ben.page.click("[data-testid=chat] summary")
         ben.page.wait_for_selector("[data-testid=chat-unread]", state="hidden")  # read now
         message = ben.page.locator("[data-testid=chat-message][data-seat='0']")
