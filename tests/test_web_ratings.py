@@ -584,3 +584,114 @@ def test_two_real_server_processes_count_a_game_once() -> None:
     finally:
         first.stop()
         second.stop()
+
+
+# ---------------------------------------------------------------------- the page
+def _play_over_http(url: str, game: str, tokens: dict[int, str], seed: int = 3) -> dict[str, Any]:
+    """Random legal moves and presses of next through a server's API until the game is over."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "the game did not finish"
+        st = httpx.get(f"{url}/api/games/{game}", headers={"x-cassino-token": tokens[0]}, timeout=10).json()
+        if st["status"] == "over":
+            return st  # type: ignore[no-any-return]
+        if st["phase"] == "count":
+            for seat in st["waiting_for"]:
+                httpx.post(f"{url}/api/games/{game}/next", headers={"x-cassino-token": tokens[seat]}, timeout=10)
+            continue
+        seat = st["to_move"]
+        headers = {"x-cassino-token": tokens[seat]}
+        mine = httpx.get(f"{url}/api/games/{game}", headers=headers, timeout=10).json()
+        body = {"move": rng.choice(mine["legal"])["move"], "version": mine["version"]}
+        assert httpx.post(f"{url}/api/games/{game}/moves", json=body, headers=headers, timeout=10).status_code == 200
+
+
+def test_a_profile_page_shows_ratings_and_opens_a_replay_with_accessibility(tmp_path: Path) -> None:
+    """In a real browser: a player's page at /@/NAME shows the rating ("1662?": provisional) with
+    its games, wins and points a hand, and the finished game, whose link opens its replay on the
+    table; the leaderboards and the lobby's own ratings; axe finds nothing, and German leaves no
+    English."""
+    from browser_support import Page, axe_violations, chromium, english_left, visible_texts
+
+    database = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    server = Server(database, bot_delay=0.0, extra=("--no-rate-limits",))
+    try:
+        made = httpx.post(f"{server.url}/api/games", json={"options": {"target": 11}, "seats": TWO_PEOPLE}).json()
+        game = made["game"]
+        tokens = {0: made["seats"][0]["token"]}
+        claimed = httpx.post(f"{server.url}/api/games/{game}/claim", json={"invite": made["seats"][1]["invite"]})
+        tokens[1] = claimed.json()["token"]
+        store = Store(database)
+        try:
+            with store.engine.begin() as conn:
+                conn.execute(insert(rated_games_table), {"game_id": game, "pool": "classic-2", "rated_at": None})
+        finally:
+            store.close()
+        session = {}
+        for seat, name in ((0, "Ann"), (1, "Bob")):
+            body = {"name": name, "password": PASSWORD, "seats": [{"game": game, "token": tokens[seat]}]}
+            r = httpx.post(f"{server.url}/api/accounts", json=body, timeout=30)
+            assert r.status_code == 201, r.text
+            session[name] = r.cookies
+        final = _play_over_http(server.url, game, tokens)
+        names = ["Ann", "Bob"]
+        winner = names[final["winner"]]
+        api = httpx.get(f"{server.url}/api/users/{winner}").json()
+        shown = f"{round(api['ratings']['classic-2']['rating'])}?"
+        assert shown == "1662?"
+        with chromium() as browser:
+            p = Page(browser, 1280, 900, motion=False)
+            page = p.page
+            page.goto(f"{server.url}/@/{winner}")
+            page.wait_for_selector("[data-testid=profile-rating]")
+            assert page.inner_text("[data-testid=profile-name]") == winner
+            row = page.locator("#profile-ratings-body tr")
+            assert row.count() == 1
+            cells = [c.strip() for c in row.first.locator("th, td").all_inner_texts()]
+            per_hand = api["ratings"]["classic-2"]["points_per_hand"]
+            assert cells[1:4] == [shown, "1", "1"] and float(cells[4]) == pytest.approx(per_hand, abs=0.01)
+            line = page.inner_text("#profile-games li")
+            assert line.startswith("Won · ") and f"against {names[1 - final['winner']]}" in line
+            assert "rated: 1500 → 1662 (+162)" in line
+            assert axe_violations(page) == []
+            p.shot("web-profile.png")
+            page.click("[data-testid=profile-replay]")
+            page.wait_for_selector("[data-testid=replay]", state="visible")
+            assert page.evaluate("location.pathname + location.hash") == f"/#game={game}&replay=1"
+            assert page.inner_text("[data-testid=replay-position]").startswith("Move 0 of ")
+            page.click("[data-testid=replay-next]")
+            page.wait_for_function(
+                "document.querySelector('[data-testid=replay-position]').textContent.startsWith('Move 1 of')"
+            )
+            # the leaderboards: both players, the winner first, provisional
+            page.goto(f"{server.url}/leaderboard")
+            page.wait_for_selector("#leaderboard-body tr")
+            ranks = [r.split("\t") for r in page.locator("#leaderboard-body tr").all_inner_texts()]
+            assert [r[:3] for r in ranks] == [["1", winner, "1662?"], ["2", names[1 - final["winner"]], "1338?"]]
+            assert axe_violations(page) == []
+            p.shot("web-leaderboard.png")
+            page.click(f"#leaderboard-body a:text-is('{winner}')")
+            page.wait_for_selector("[data-testid=profile-rating]")
+            # the lobby, signed in: one's own ratings and the link to one's page
+            p.context.add_cookies([{"name": k, "value": v, "url": server.url} for k, v in session[winner].items()])
+            page.goto(f"{server.url}/")
+            page.wait_for_selector("[data-testid=account-ratings]:visible")
+            assert page.inner_text("#account-ratings-list").strip().endswith(f"{shown} (1 rated game)")
+            assert page.get_attribute("[data-testid=account-profile]", "href") == f"/@/{winner}"
+            assert axe_violations(page) == []
+            assert not p.errors, p.errors
+            p.close()
+            for language in ("de", "id"):
+                q = Page(browser, 1280, 900, lang=language, motion=False)
+                q.page.goto(f"{server.url}/@/{winner}")
+                q.page.wait_for_selector("[data-testid=profile-rating]")
+                left = english_left(visible_texts(q.page), language, exempt={"Ann", "Bob"})
+                assert not left, left
+                q.page.goto(f"{server.url}/leaderboard")
+                q.page.wait_for_selector("#leaderboard-body tr")
+                assert not english_left(visible_texts(q.page), language, exempt={"Ann", "Bob"})
+                assert not q.errors, q.errors
+                q.close()
+    finally:
+        server.stop()

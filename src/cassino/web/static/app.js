@@ -16,19 +16,25 @@ import { render, clearSelection } from "./table.js";
 import { renderSide } from "./side.js";
 import { countToShow, showCount, countKey } from "./count.js";
 import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
+import { profileNameOf, showProfile, renderProfile, showLeaderboard, renderLeaderboard, startProfiles } from "./profile.js";
 import { wakeAudio } from "./sounds.js";
 import {
   renderLesson, closeLesson, closeCoach, noteText, closeScenes, openLessons, renderLessons, openReview, renderReview,
   setLessonsOn, setCoachOn,
 } from "./learning.js";
 
-/** Open what the address names: an invitation, a table, or the lobby. */
+/** Open what the address names: an invitation or a table (its hash, wherever the path), else a
+ * player's profile (/@/NAME), the leaderboards (/leaderboard) or the lobby. A table's link with
+ * `replay` opens the finished game's replay at once (a profile's games link so). */
 function route() {
   const params = new URLSearchParams(location.hash.slice(1));
   const id = params.get("game");
+  const player = profileNameOf(location.pathname);
   closeSocket();
   if (id && params.get("invite")) claim(id, params.get("invite"));
-  else if (id) openGame(id, params.get("token"));
+  else if (id) openGame(id, params.get("token"), { replay: params.has("replay") });
+  else if (player) showProfile(player);
+  else if (location.pathname === "/leaderboard") showLeaderboard();
   else showLobby();
 }
 
@@ -37,6 +43,8 @@ function rerender() {
   translateStatic();
   if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); }
   renderAccount();
+  if (!$("profile-view").hidden) renderProfile();
+  if (!$("leaderboard-view").hidden) renderLeaderboard();
   if (!$("table-view").hidden && state.current) {
     render();
     renderInvites();
@@ -128,6 +136,7 @@ async function start() {
   $("replay-last").addEventListener("click", () => step(1e9));
   $("replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", keys);
+  startProfiles();
   window.addEventListener("hashchange", route);
   await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();
