@@ -253,7 +253,7 @@ def test_a_game_with_a_computer_player_is_never_rated(client: TestClient) -> Non
     assert played["opponents"] == [{"name": "Gus", "account": False, "kind": "bot"}]
 
 
-def test_a_seat_no_account_holds_or_one_account_at_two_seats_is_never_rated(client: TestClient) -> None:
+def test_a_seat_no_account_holds_one_account_at_two_seats_or_another_pool_is_never_rated(client: TestClient) -> None:
     app = client.app
     game, tokens = people_game(client)
     mark_rated(app, game)
@@ -263,10 +263,15 @@ def test_a_seat_no_account_holds_or_one_account_at_two_seats_is_never_rated(clie
     mark_rated(app, both)
     bob = person(app, "Bob", [{"game": both, "token": t} for t in both_tokens.values()])
     forfeit(app, both, 0)
+    elsewhere, elsewhere_tokens = people_game(client)  # marked for another variant's pool
+    mark_rated(app, elsewhere, "royal-2")
+    bring(ann, "Ann", elsewhere, elsewhere_tokens[0])
+    bring(bob, "Bob", elsewhere, elsewhere_tokens[1])
+    forfeit(app, elsewhere, 0)
     assert ann.get("/api/me").json()["ratings"] == bob.get("/api/me").json()["ratings"] == {}
     assert count_rows(app, rating_changes_table) == 0
-    [played] = client.get("/api/users/Ann").json()["games"]
-    assert (played["result"], played["rated"], played["forfeit"]) == ("win", False, 1)
+    played = client.get("/api/users/Ann").json()["games"][-1]
+    assert (played["game"], played["result"], played["rated"], played["forfeit"]) == (game, "win", False, 1)
     typed = get(client, game)["seats"][1]["name"]  # the name at the table: no account's
     assert played["opponents"] == [{"name": typed, "account": False, "kind": "human"}]
 
@@ -680,6 +685,14 @@ def test_a_profile_page_shows_ratings_and_opens_a_replay_with_accessibility(tmp_
             assert page.inner_text("#account-ratings-list").strip().endswith(f"{shown} (1 rated game)")
             assert page.get_attribute("[data-testid=account-profile]", "href") == f"/@/{winner}"
             assert axe_violations(page) == []
+            p.shot("web-lobby-ratings.png")
+            # on a phone held upright, nothing wider than the screen
+            page.set_viewport_size({"width": 390, "height": 844})
+            for path in (f"/@/{winner}", "/leaderboard"):
+                page.goto(server.url + path)
+                page.wait_for_selector("#profile-ratings-body tr, #leaderboard-body tr")
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+            p.shot("web-profile-phone.png")
             assert not p.errors, p.errors
             p.close()
             for language in ("de", "id"):

@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Row, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..club.ratings import PROVISIONAL_GAMES, Finish, Rating, Standing, rate_game
+from ..club.ratings import PROVISIONAL_GAMES, Finish, Rating, Standing, rate_game, rating_key
 from ..rules import Rules
 from .schema import (
     accounts_table,
@@ -133,7 +133,10 @@ class RatingStore:
                 int(r.seat): str(r.account_id)
                 for r in conn.execute(select(_holders.seat, _holders.account_id).where(_holders.game_id == game_id))
             }
-            reason = _why_not_rated(kinds, holders, finish)
+            rules = Rules.from_json(
+                json.loads(conn.execute(select(_games.rules).where(_games.id == game_id)).scalar_one())
+            )
+            reason = _why_not_rated(pool, rules, kinds, holders, finish)
             if reason:
                 log.warning("game %s is not rated: %s", game_id, reason)
                 return Counted(False, reason)
@@ -362,9 +365,15 @@ class RatingStore:
         return {game: tuple(seats) for game, seats in out.items()}
 
 
-def _why_not_rated(kinds: dict[int, str], holders: dict[int, str], finish: Finish) -> str:
+def _why_not_rated(pool: str, rules: Rules, kinds: dict[int, str], holders: dict[int, str], finish: Finish) -> str:
     """Why a game meant to be rated may not be ("" when it may): only people with accounts, one
-    account a seat, are rated."""
+    account a seat, are rated, and only in the pool of the game's own preset and seating."""
+    try:
+        own = rating_key(rules.preset, rules.players, rules.partnerships)
+    except ValueError as exc:
+        return str(exc)
+    if pool != own:
+        return f"it was marked for pool {pool!r}, but its preset and seating make it {own!r}"
     if sorted(kinds) != list(finish.seats):
         return f"its {len(kinds)} seats do not match the {len(finish.sides)} of its result"
     bots = [seat for seat, kind in kinds.items() if kind != "human"]

@@ -24,7 +24,7 @@ from ..club.accounts import AccountRow
 from ..club.ratings import POOLS, Standing, finish_of
 from .errors import ServiceError
 from .model import LiveGame
-from .rating_store import Counted, PlayedGame, RatingStore
+from .rating_store import Counted, PlayedGame, Player, RatingStore
 from .service import GameService
 
 log = logging.getLogger("cassino.web")
@@ -60,7 +60,7 @@ def game_json(played: PlayedGame) -> dict[str, Any]:
     mine = played.side
     others = [p for p in played.players if p.seat != played.seat]
 
-    def person(seat: Any) -> dict[str, Any]:
+    def person(seat: Player) -> dict[str, Any]:
         return {"name": seat.name, "account": seat.account, "kind": seat.kind}
 
     return {
