@@ -247,7 +247,8 @@ def test_a_game_with_a_computer_player_is_never_rated(client: TestClient) -> Non
     assert count_rows(app, rating_changes_table) == count_rows(app, ratings_table) == 0
     with app.state.service.store.engine.connect() as conn:
         assert conn.execute(select(rated_games_table.c.rated_at)).scalar_one() is not None  # looked at, once
-    [played] = client.get("/api/users/Ann").json()["games"]
+    [played] = ann.get("/api/users/Ann").json()["games"]  # Ann herself: her unlisted game
+    assert client.get("/api/users/Ann").json()["games"] == []  # others: unlisted and not rated, not shown
     assert played["rated"] is False and played["pool"] is None and played["rating_after"] is None
     assert played["result"] == ("win" if final["winner"] == 0 else "loss")
     assert played["opponents"] == [{"name": "Gus", "account": False, "kind": "bot"}]
@@ -270,7 +271,7 @@ def test_a_seat_no_account_holds_one_account_at_two_seats_or_another_pool_is_nev
     forfeit(app, elsewhere, 0)
     assert ann.get("/api/me").json()["ratings"] == bob.get("/api/me").json()["ratings"] == {}
     assert count_rows(app, rating_changes_table) == 0
-    played = client.get("/api/users/Ann").json()["games"][-1]
+    played = ann.get("/api/users/Ann").json()["games"][-1]
     assert (played["game"], played["result"], played["rated"], played["forfeit"]) == (game, "win", False, 1)
     typed = get(client, game)["seats"][1]["name"]  # the name at the table: no account's
     assert played["opponents"] == [{"name": typed, "account": False, "kind": "human"}]
@@ -338,31 +339,44 @@ def test_the_leaderboard_puts_established_ratings_first(client: TestClient) -> N
 
 # ---------------------------------------------------------------------- profiles
 def test_a_profile_lists_finished_games_newest_first_a_page_at_a_time(client: TestClient) -> None:
+    """The player sees all their finished games; anyone else the listed ones and the rated ones
+    (an unlisted game's id would let anyone watch it)."""
     app = client.app
     app.state.ratings.clock = ticking()
     ann: TestClient | None = None
     order = []
+    public = []
     for n in range(PAGE_SIZE + 3):
-        game, tokens = people_game(client)
+        listed = n % 4 == 0
+        game, tokens = people_game(client, listed=listed)
         if ann is None:
             ann = person(app, "Ann", [{"game": game, "token": tokens[0]}])
         else:
             bring(ann, "Ann", game, tokens[0])
+        if n == 5:
+            mark_rated(app, game)
+            person(app, "Bob", [{"game": game, "token": tokens[1]}])
         forfeit(app, game, n % 2)
         order.append(game)
-    playing, playing_tokens = people_game(client)  # not over: not listed
+        if listed or n == 5:
+            public.append(game)
+    assert ann is not None
+    playing, playing_tokens = people_game(client, listed=True)  # not over: not listed
     bring(ann, "Ann", playing, playing_tokens[0])
-    first = client.get("/api/users/Ann").json()
+    first = ann.get("/api/users/Ann").json()
     assert (first["page"], first["more"], len(first["games"])) == (1, True, PAGE_SIZE)
     assert [g["game"] for g in first["games"]] == order[::-1][:PAGE_SIZE]
     assert [g["result"] for g in first["games"][:2]] == [
         "win" if n % 2 else "loss" for n in (PAGE_SIZE + 2, PAGE_SIZE + 1)
     ]
     assert all(g["finished"] > h["finished"] for g, h in zip(first["games"], first["games"][1:], strict=False))
-    second = client.get("/api/users/Ann?page=2").json()
+    second = ann.get("/api/users/Ann?page=2").json()
     assert (second["page"], second["more"]) == (2, False)
     assert [g["game"] for g in second["games"]] == order[::-1][PAGE_SIZE:]
-    assert client.get("/api/users/Ann?page=3").json()["games"] == []
+    assert ann.get("/api/users/Ann?page=3").json()["games"] == []
+    seen = client.get("/api/users/Ann").json()
+    assert [g["game"] for g in seen["games"]] == public[::-1] and seen["more"] is False
+    assert [g["rated"] for g in seen["games"]] == [g == order[5] for g in public[::-1]]
     for bad in ("0", "x", "-1", "10001", "1.5", "", "１"):
         r = client.get("/api/users/Ann", params={"page": bad})
         assert (r.status_code, r.json()) == (

@@ -191,16 +191,16 @@ def _me(account: AccountRow, token: str, ratings: dict[str, Any]) -> dict[str, A
 
 RatingsOf = Callable[[AccountRow], dict[str, Any]]
 """An account's ratings by pool, as ``/api/me`` shows them."""
-ProfileOf = Callable[[AccountRow, Mapping[str, str]], dict[str, Any]]
+ProfileOf = Callable[[AccountRow, Mapping[str, str], AccountRow | None], dict[str, Any]]
 """What a profile shows of an account beyond its name and when it joined (its ratings and its
-games), from the request's query (``?page=``)."""
+games), from the request's query (``?page=``), to whoever is signed in (None: nobody)."""
 
 
 def _no_ratings(_account: AccountRow) -> dict[str, Any]:
     return {}
 
 
-def _no_games(_account: AccountRow, _query: Mapping[str, str]) -> dict[str, Any]:
+def _no_games(_account: AccountRow, _query: Mapping[str, str], _viewer: AccountRow | None) -> dict[str, Any]:
     return {"ratings": {}, "games": []}
 
 
@@ -305,7 +305,8 @@ def add_account_routes(
     @app.get("/api/users/{name}")
     async def profile(name: str, request: Request) -> dict[str, Any]:
         """A player's public page: the name, when they joined, their ratings and their finished
-        games (``profile_of``)."""
+        games (``profile_of``: some only to the player, signed in)."""
         with answer_account_refusals():
             account = accounts.profile(name)
-        return {"name": account.name, "joined": account.joined, **profile_of(account, request.query_params)}
+        viewer = accounts.session(request.cookies.get(COOKIE))
+        return {"name": account.name, "joined": account.joined, **profile_of(account, request.query_params, viewer)}

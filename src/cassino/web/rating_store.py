@@ -33,6 +33,7 @@ from .schema import (
     ratings_table,
     seat_holders_table,
     seats_table,
+    settings_table,
 )
 
 log = logging.getLogger("cassino.web")
@@ -292,8 +293,9 @@ class RatingStore:
         with self.engine.connect() as conn:
             return [str(r.game_id) for r in conn.execute(query)]
 
-    def games_of(self, account_id: str, offset: int, limit: int) -> list[PlayedGame]:
-        """An account's finished games, newest first, from ``offset``, at most ``limit``."""
+    def games_of(self, account_id: str, offset: int, limit: int, private: bool = True) -> list[PlayedGame]:
+        """An account's finished games, newest first, from ``offset``, at most ``limit``; without
+        ``private``, only those rated for it or listed (a game without settings was listed)."""
         finished = func.coalesce(_results.finished, activity_table.c.last_move, _games.created)
         query = (
             select(
@@ -313,11 +315,15 @@ class RatingStore:
             .outerjoin(game_results_table, _results.game_id == _holders.game_id)
             .outerjoin(activity_table, activity_table.c.game_id == _holders.game_id)
             .outerjoin(rating_changes_table, and_(_changes.game_id == _holders.game_id, _changes.seat == _holders.seat))
+            .outerjoin(settings_table, settings_table.c.game_id == _holders.game_id)
             .where(_holders.account_id == account_id, _games.status == "over")
             .order_by(finished.desc(), _holders.game_id)
             .offset(offset)
             .limit(limit)
         )
+        if not private:
+            listed = settings_table.c.listed
+            query = query.where(or_(_changes.game_id.is_not(None), listed.is_(None), listed.is_(True)))
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
             ids = [str(r.game_id) for r in rows]

@@ -142,14 +142,16 @@ class Ratings:
         """An account's ratings by pool, as ``/api/me`` shows them."""
         return {pool: rating_json(s) for pool, s in self.store.standings(account.id).items()}
 
-    def profile_of(self, account: AccountRow, query: Mapping[str, str]) -> dict[str, Any]:
+    def profile_of(self, account: AccountRow, query: Mapping[str, str], viewer: AccountRow | None) -> dict[str, Any]:
         """A profile's ratings (with wins and points a hand) and a page of finished games, newest
-        first; ``more`` says whether an older page has games. Games whose end was not recorded yet
-        are counted first."""
+        first; ``more`` says whether an older page has games. Anyone sees the rated games and the
+        listed ones; a game its creator kept unlisted only the player, signed in (its id would let
+        anyone watch it). Games whose end was not recorded yet are counted first."""
         page = page_of(query)
         for game_id in self.store.unrecorded(account.id, PAGE_SIZE):
             self._count_stored(game_id)
-        games = self.store.games_of(account.id, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1)
+        private = viewer is not None and viewer.id == account.id
+        games = self.store.games_of(account.id, (page - 1) * PAGE_SIZE, PAGE_SIZE + 1, private)
         return {
             "ratings": {pool: standing_json(s) for pool, s in self.store.standings(account.id).items()},
             "games": [game_json(g) for g in games[:PAGE_SIZE]],
