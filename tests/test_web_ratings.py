@@ -626,6 +626,16 @@ def _play_over_http(url: str, game: str, tokens: dict[int, str], seed: int = 3) 
         assert httpx.post(f"{url}/api/games/{game}/moves", json=body, headers=headers, timeout=10).status_code == 200
 
 
+def _mark_rated_at(database: str, game: str) -> None:
+    """A game of a server made rated (as the lobby's rated seeks do), through its database."""
+    store = Store(database)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(insert(rated_games_table), {"game_id": game, "pool": "classic-2", "rated_at": None})
+    finally:
+        store.close()
+
+
 def test_a_profile_page_shows_ratings_and_opens_a_replay_with_accessibility(tmp_path: Path) -> None:
     """In a real browser: a player's page at /@/NAME shows the rating ("1662?": provisional) with
     its games, wins and points a hand, and the finished game, whose link opens its replay on the
@@ -641,12 +651,7 @@ def test_a_profile_page_shows_ratings_and_opens_a_replay_with_accessibility(tmp_
         tokens = {0: made["seats"][0]["token"]}
         claimed = httpx.post(f"{server.url}/api/games/{game}/claim", json={"invite": made["seats"][1]["invite"]})
         tokens[1] = claimed.json()["token"]
-        store = Store(database)
-        try:
-            with store.engine.begin() as conn:
-                conn.execute(insert(rated_games_table), {"game_id": game, "pool": "classic-2", "rated_at": None})
-        finally:
-            store.close()
+        _mark_rated_at(database, game)
         session = {}
         for seat, name in ((0, "Ann"), (1, "Bob")):
             body = {"name": name, "password": PASSWORD, "seats": [{"game": game, "token": tokens[seat]}]}
@@ -700,6 +705,23 @@ def test_a_profile_page_shows_ratings_and_opens_a_replay_with_accessibility(tmp_
             assert page.get_attribute("[data-testid=account-profile]", "href") == f"/@/{winner}"
             assert axe_violations(page) == []
             p.shot("web-lobby-ratings.png")
+            # a table opened from the lobby, another rated game ended meanwhile: back in the lobby, two
+            page.evaluate(f"location.hash = 'game={game}'")
+            page.wait_for_selector("#table-view:not([hidden])")
+            again = httpx.post(f"{server.url}/api/games", json={"options": {"target": 11}, "seats": TWO_PEOPLE}).json()
+            more = {0: again["seats"][0]["token"]}
+            more[1] = httpx.post(
+                f"{server.url}/api/games/{again['game']}/claim", json={"invite": again["seats"][1]["invite"]}
+            ).json()["token"]
+            _mark_rated_at(database, again["game"])
+            for seat, name in ((0, "Ann"), (1, "Bob")):
+                body = {"name": name, "password": PASSWORD, "seats": [{"game": again["game"], "token": more[seat]}]}
+                assert httpx.post(f"{server.url}/api/session", json=body, timeout=30).json()["claimed"]
+            _play_over_http(server.url, again["game"], more, seed=4)
+            page.evaluate("location.hash = ''")
+            page.wait_for_function(
+                "document.querySelector('#account-ratings-list').textContent.includes('(2 rated games)')"
+            )
             # on a phone held upright, nothing wider than the screen
             page.set_viewport_size({"width": 390, "height": 844})
             for path in (f"/@/{winner}", "/leaderboard"):

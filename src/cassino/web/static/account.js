@@ -150,6 +150,18 @@ async function signOut() {
   if (!account) $("account-show-sign-in").focus();
 }
 
+/** Ask again for the signed-in player's ratings (a rated game may have ended since), when signed in. */
+export async function refreshRatings() {
+  if (!account) return;
+  try {
+    const r = await fetch("/api/me", { credentials: "same-origin" });
+    if (r.ok) account = { ...account, ratings: (await r.json()).ratings || {} };
+  } catch {
+    return; // the ratings shown stay as they were
+  }
+  renderAccount();
+}
+
 /** Wire the account area and ask who is signed in (before the page sends any write). */
 export async function startAccount() {
   $("account-show-sign-in").addEventListener("click", () => open("sign_in"));

@@ -8,7 +8,7 @@ import { t, loadLanguage, preferredLanguage, setLanguages, languages, translateS
 import { motionOn } from "./motion.js";
 import { state } from "./state.js";
 import { forgetOldDeals, soundOn, setSound, setLearn } from "./storage.js";
-import { startAccount, renderAccount } from "./account.js";
+import { startAccount, renderAccount, refreshRatings } from "./account.js";
 import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
 import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
@@ -25,8 +25,9 @@ import {
 
 /** Open what the address names: an invitation or a table (its hash, wherever the path), else a
  * player's profile (/@/NAME), the leaderboards (/leaderboard) or the lobby. A table's link with
- * `replay` opens the finished game's replay at once (a profile's games link so). */
-function route() {
+ * `replay` opens the finished game's replay at once (a profile's games link so). `moved`: the
+ * hash change that called it, if one did. */
+function route(moved = null) {
   const params = new URLSearchParams(location.hash.slice(1));
   const id = params.get("game");
   const player = profileNameOf(location.pathname);
@@ -35,7 +36,10 @@ function route() {
   else if (id) openGame(id, params.get("token"), { replay: params.has("replay") });
   else if (player) showProfile(player);
   else if (location.pathname === "/leaderboard") showLeaderboard();
-  else showLobby();
+  else {
+    showLobby();
+    if (moved) refreshRatings(); // back in the lobby (a hash change): a rated game may have ended since
+  }
 }
 
 /** Another language was chosen: draw everything on screen again in it. */
