@@ -116,8 +116,8 @@ class RatingStore:
     def count(self, game_id: str, finish: Finish, now: float) -> Counted:
         """Record how a finished game ended and, when it is a rated game not counted yet, count it:
         claim it and write every player's new standing, in one transaction. A rated game that may
-        not be rated (a computer player, a seat no account holds, one account at two seats) is
-        claimed all the same, and changes no rating."""
+        not be rated (a computer player, a seat no account holds, one account at two seats, another
+        pool than its own) is claimed all the same, and changes no rating."""
         with self.engine.begin() as conn:
             self._keep_result(conn, game_id, finish, now)
             claim = update(rated_games_table).where(_rated.game_id == game_id, _rated.rated_at.is_(None))
