@@ -518,7 +518,8 @@ def test_a_players_profile(client: TestClient) -> None:
     joined = client.app.state.accounts.profile("Ann_42").joined
     for name in ("Ann_42", "ann_42"):
         r = client.get(f"/api/users/{name}")
-        assert (r.status_code, r.json()) == (200, {"name": "Ann_42", "joined": joined, "ratings": {}, "games": []})
+        expected = {"name": "Ann_42", "joined": joined, "ratings": {}, "games": [], "page": 1, "more": False}
+        assert (r.status_code, r.json()) == (200, expected)
     for name in ("Bob", "x", "deleted:0000"):
         r = client.get(f"/api/users/{name}")
         assert (r.status_code, r.json()) == (404, {"error": f"no player is named {name!r} here", "code": "no_player"})

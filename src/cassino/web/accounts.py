@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -183,10 +183,25 @@ def _clear_cookie(response: JSONResponse, request: Request) -> None:
     response.delete_cookie(MARK, path="/", secure=secure, httponly=False, samesite="lax")
 
 
-def _me(account: AccountRow, token: str) -> dict[str, Any]:
-    """Who is signed in, as ``/api/me`` answers: ratings come with the ratings (an object of
-    ``{KEY: {"rating", "rd", "games", "provisional"}}`` then; empty now)."""
-    return {"name": account.name, "csrf": csrf_of(token), "ratings": {}}
+def _me(account: AccountRow, token: str, ratings: dict[str, Any]) -> dict[str, Any]:
+    """Who is signed in, as ``/api/me`` answers, with their ratings (``{KEY: {"rating", "rd",
+    "games", "provisional"}}``: ``cassino.web.ratings``)."""
+    return {"name": account.name, "csrf": csrf_of(token), "ratings": ratings}
+
+
+RatingsOf = Callable[[AccountRow], dict[str, Any]]
+"""An account's ratings by pool, as ``/api/me`` shows them."""
+ProfileOf = Callable[[AccountRow, Mapping[str, str], AccountRow | None], dict[str, Any]]
+"""What a profile shows of an account beyond its name and when it joined (its ratings and its
+games), from the request's query (``?page=``), to whoever is signed in (None: nobody)."""
+
+
+def _no_ratings(_account: AccountRow) -> dict[str, Any]:
+    return {}
+
+
+def _no_games(_account: AccountRow, _query: Mapping[str, str], _viewer: AccountRow | None) -> dict[str, Any]:
+    return {"ratings": {}, "games": []}
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -196,11 +211,17 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def add_account_routes(
-    app: FastAPI, accounts: Accounts, client_of: Callable[[Request], str], address_of: Callable[[Request], str]
+    app: FastAPI,
+    accounts: Accounts,
+    client_of: Callable[[Request], str],
+    address_of: Callable[[Request], str],
+    ratings_of: RatingsOf = _no_ratings,
+    profile_of: ProfileOf = _no_games,
 ) -> None:
     """The accounts' routes on the app. ``client_of`` keys the rate of sign-ups, sign-ins and
     password changes (empty: not limited, ``--no-rate-limits``); ``address_of`` is the address
-    wrong passwords count against, always (a guard, not a limit on load)."""
+    wrong passwords count against, always (a guard, not a limit on load). ``ratings_of`` and
+    ``profile_of`` fill in an account's ratings and games (none without them)."""
     limit = RateLimit(ACCOUNT_RATE, "sign-ups, sign-ins and password changes", accounts.clock)
 
     def signed_in(request: Request, session: Session, status: int) -> JSONResponse:
@@ -208,7 +229,7 @@ def add_account_routes(
         A session the browser had before ends."""
         accounts.sign_out(request.cookies.get(COOKIE))
         body = {
-            **_me(session.account, session.token),
+            **_me(session.account, session.token, ratings_of(session.account)),
             "claimed": [{"game": game, "seat": seat} for game, seat in session.claimed],
             "not_claimed": list(session.not_claimed),
         }
@@ -256,7 +277,7 @@ def add_account_routes(
                 _clear_cookie(refused, request)
             return refused
         assert token is not None
-        return JSONResponse(_me(account, token), headers=NO_STORE)
+        return JSONResponse(_me(account, token, ratings_of(account)), headers=NO_STORE)
 
     @app.post("/api/me/password")
     async def change_password(request: Request) -> JSONResponse:
@@ -268,7 +289,7 @@ def add_account_routes(
             await accounts.change_password(token, body.get("password"), body.get("new_password"), address_of(request))
             account = accounts.require(token)
         assert token is not None
-        return JSONResponse({**_me(account, token), "changed": True}, headers=NO_STORE)
+        return JSONResponse({**_me(account, token, ratings_of(account)), "changed": True}, headers=NO_STORE)
 
     @app.delete("/api/me")
     async def delete_account(request: Request) -> JSONResponse:
@@ -282,9 +303,10 @@ def add_account_routes(
         return response
 
     @app.get("/api/users/{name}")
-    async def profile(name: str) -> dict[str, Any]:
-        """A player's public page: games come with the games of accounts, ratings with the
-        ratings; empty now."""
+    async def profile(name: str, request: Request) -> dict[str, Any]:
+        """A player's public page: the name, when they joined, their ratings and their finished
+        games (``profile_of``: some only to the player, signed in)."""
         with answer_account_refusals():
             account = accounts.profile(name)
-        return {"name": account.name, "joined": account.joined, "ratings": {}, "games": []}
+        viewer = accounts.session(request.cookies.get(COOKIE))
+        return {"name": account.name, "joined": account.joined, **profile_of(account, request.query_params, viewer)}

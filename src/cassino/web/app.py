@@ -50,6 +50,8 @@ from .limits import (
 from .model import LiveGame
 from .payloads import encode, state_payload
 from .programs import Programs
+from .rating_store import RatingStore
+from .ratings import Ratings, add_rating_routes
 from .requests import bot_player, rules_of_request, watch_link
 from .service import EXPIRE_AFTER, GameService
 from .store import Store, database_url
@@ -278,6 +280,7 @@ def create_app(
         programs=programs,
     )
     accounts = Accounts(the_store.accounts, passwords or Passwords(), service.clock)
+    ratings = Ratings(RatingStore(the_store.engine), service, service.clock)
 
     def client_of(connection: Request | WebSocket) -> str:
         """The rate limits' key: the client's address (behind a proxy, the proxy's: see docs/web.md);
@@ -294,6 +297,10 @@ def create_app(
         service.thinkers.warm()
         await service.start()
         try:
+            ratings.recover()  # rated games a stopped process left uncounted
+        except Exception:
+            log.exception("the rated games left uncounted could not be looked for")
+        try:
             yield
         finally:
             await service.stop()
@@ -304,10 +311,12 @@ def create_app(
     app = FastAPI(title="cassino", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
     app.state.accounts = accounts
+    app.state.ratings = ratings
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(CrossSiteGuard, origins=origins)  # inside Guard: its refusals get the headers too
     app.add_middleware(Guard)
-    add_account_routes(app, accounts, client_of, address_of)
+    add_account_routes(app, accounts, client_of, address_of, ratings.ratings_of, ratings.profile_of)
+    add_rating_routes(app, ratings, STATIC / "index.html")
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:

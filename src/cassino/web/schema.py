@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
 from ..club.chat import MAX_TEXT as MAX_CHAT_TEXT
 
@@ -333,3 +333,49 @@ class NewGame:
     """The first hand's contributions, by seat."""
     help_allowed: bool = True
     """Whether hints and the coach's notes may be asked for."""
+
+
+# ---------------------------------------------------------------------- ratings and profiles
+ratings_table = Table(
+    "cassino_ratings",
+    metadata,
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), primary_key=True),
+    Column("pool", String(20), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("updated", Float, nullable=True),
+    Index("ix_cassino_ratings_pool_rating", "pool", "rating"),
+)
+"""Each account's Glicko-2 rating in each pool it played a rated game in
+(``cassino.club.ratings.Standing``): the rating, RD and volatility, the games, wins, points and
+hands counted, and when it last changed (null only inside the transaction that makes the row)."""
+rating_changes_table = Table(
+    "cassino_rating_changes",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), nullable=False, index=True),
+    Column("pool", String(20), nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("rd_after", Float, nullable=False),
+)
+"""What each rated game did to each of its players' ratings: a profile shows it beside the game,
+and a game without these rows was not rated."""
+game_results_table = Table(
+    "cassino_game_results",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("scores", String(64), nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("forfeit", Integer, nullable=True),
+    Column("finished", Float, nullable=False),
+)
+"""How each finished game ended, written by the first process that sees it over: each side's final
+points (JSON), the hands played, the seat that forfeited and when, so that a profile lists a
+player's games without replaying them."""

@@ -92,6 +92,9 @@ class GameService:
         self.games: dict[str, LiveGame] = {}
         self.on_change: Callable[[LiveGame], None] | None = None
         """Called after each committed move or undo (tests use it to watch the game move)."""
+        self.on_over: list[Callable[[LiveGame], object]] = []
+        """Called when this process's copy of a game is seen over (after its last move here, or
+        another process's), perhaps more than once for one game: ratings count it once."""
         self.listener: Listener | None = None
         self.background = Background(
             self.games, self.thinkers, self.commit, self.end_count, self.forfeit, bot_delay, programs
@@ -359,11 +362,24 @@ class GameService:
         if self.on_change is not None:
             self.on_change(live)
         self.background.resume(live)
+        self._over(live)
 
     def _moved(self, live: LiveGame) -> None:
         """This copy moved with another process's change: the watchers hear of it, and it carries on."""
         self.broadcast(live)
         self.background.resume(live)
+        self._over(live)
+
+    def _over(self, live: LiveGame) -> None:
+        """A game seen over: each ``on_over`` hears of it; one that fails is logged, and the game
+        and its watchers go on as if it had not been called."""
+        if not live.over:
+            return
+        for hook in self.on_over:
+            try:
+                hook(live)
+            except Exception:
+                log.exception("game %s: what follows the end of the game failed", live.id)
 
     def contribute(self, game_id: str, token: str | None, hand: Any, value: Any, client: str = "") -> LiveGame:
         """A person's contribution to the next hand's deck (``deals.Deals.contribute``), a write

@@ -7,10 +7,11 @@
 import { $ } from "./dom.js";
 import { has, t, tn } from "./i18n.js";
 import { heldSeats } from "./storage.js";
+import { renderMyRatings } from "./profile.js";
 
 export const MAX_SEATS = 100; // the most seats a sign-in brings (the server's MAX_SEAT_CLAIMS)
 
-let account = null; // { name, csrf } while signed in
+let account = null; // { name, csrf, ratings } while signed in
 let mode = null; // "sign_in" or "sign_up" while the form is open
 let claimed = 0; // how many seats the last sign-in brought
 let refusal = null; // the last refusal: { status, body, retryAfter }
@@ -90,6 +91,7 @@ export function renderAccount() {
     $("account-password-rule").hidden = !up;
   }
   $("account-error").textContent = refusal ? refusalText(refusal.status, refusal.body, refusal.retryAfter) : "";
+  renderMyRatings(account);
 }
 
 function open(which) {
@@ -126,7 +128,7 @@ async function submit(event) {
       $("account-password").focus();
       return;
     }
-    account = { name: answer.name, csrf: answer.csrf };
+    account = { name: answer.name, csrf: answer.csrf, ratings: answer.ratings || {} };
     markSeen = signInMark(document.cookie);
     claimed = (answer.claimed || []).length;
     close();
@@ -146,6 +148,18 @@ async function signOut() {
   else await loadAccount(); // refused (another tab signed in as someone else): show who it is now
   renderAccount();
   if (!account) $("account-show-sign-in").focus();
+}
+
+/** Ask again for the signed-in player's ratings (a rated game may have ended since), when signed in. */
+export async function refreshRatings() {
+  if (!account) return;
+  try {
+    const r = await fetch("/api/me", { credentials: "same-origin" });
+    if (r.ok) account = { ...account, ratings: (await r.json()).ratings || {} };
+  } catch {
+    return; // the ratings shown stay as they were
+  }
+  renderAccount();
 }
 
 /** Wire the account area and ask who is signed in (before the page sends any write). */

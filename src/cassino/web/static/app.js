@@ -8,7 +8,7 @@ import { t, loadLanguage, preferredLanguage, setLanguages, languages, translateS
 import { motionOn } from "./motion.js";
 import { state } from "./state.js";
 import { forgetOldDeals, soundOn, setSound, setLearn } from "./storage.js";
-import { startAccount, renderAccount } from "./account.js";
+import { startAccount, renderAccount, refreshRatings } from "./account.js";
 import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
 import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
@@ -17,20 +17,30 @@ import { renderSide } from "./side.js";
 import { startChat, renderChat } from "./chat.js";
 import { countToShow, showCount, countKey } from "./count.js";
 import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
+import { profileNameOf, showProfile, renderProfile, showLeaderboard, renderLeaderboard, startProfiles } from "./profile.js";
 import { wakeAudio } from "./sounds.js";
 import {
   renderLesson, closeLesson, closeCoach, noteText, closeScenes, openLessons, renderLessons, openReview, renderReview,
   setLessonsOn, setCoachOn,
 } from "./learning.js";
 
-/** Open what the address names: an invitation, a table, or the lobby. */
-function route() {
+/** Open what the address names: an invitation or a table (its hash, wherever the path), else a
+ * player's profile (/@/NAME), the leaderboards (/leaderboard) or the lobby. A table's link with
+ * `replay` opens the finished game's replay at once (a profile's games link so). `moved`: the
+ * hash change that called it, if one did. */
+function route(moved = null) {
   const params = new URLSearchParams(location.hash.slice(1));
   const id = params.get("game");
+  const player = profileNameOf(location.pathname);
   closeSocket();
   if (id && params.get("invite")) claim(id, params.get("invite"));
-  else if (id) openGame(id, params.get("token"));
-  else showLobby();
+  else if (id) openGame(id, params.get("token"), { replay: params.has("replay") });
+  else if (player) showProfile(player);
+  else if (location.pathname === "/leaderboard") showLeaderboard();
+  else {
+    showLobby();
+    if (moved) refreshRatings(); // back in the lobby (a hash change): a rated game may have ended since
+  }
 }
 
 /** Another language was chosen: draw everything on screen again in it. */
@@ -38,6 +48,8 @@ function rerender() {
   translateStatic();
   if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); }
   renderAccount();
+  if (!$("profile-view").hidden) renderProfile();
+  if (!$("leaderboard-view").hidden) renderLeaderboard();
   if (!$("table-view").hidden && state.current) {
     render();
     renderInvites();
@@ -131,6 +143,7 @@ async function start() {
   $("replay-close").addEventListener("click", closeReplay);
   startChat();
   document.addEventListener("keydown", keys);
+  startProfiles();
   window.addEventListener("hashchange", route);
   await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();

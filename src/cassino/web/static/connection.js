@@ -10,6 +10,7 @@ import { showProblem } from "./views.js";
 import { update, renderPlay } from "./table.js";
 import { learning, askCoach, askLessons, showCoach, showLesson } from "./learning.js";
 import { onChat, onChatHistory, onChatRefused, chatOnState } from "./chat.js";
+import { startReplay } from "./replay.js";
 
 const sentDeals = new Set(); // "game/hand": the hands this socket has sent a contribution to
 
@@ -69,6 +70,10 @@ function onMessage(msg) {
     askCoach();
     askLessons();
     chatOnState();
+    if (game.replay) { // a profile's link: the finished game opens in its replay
+      game.replay = false;
+      if (msg.status === "over" && !state.replay) startReplay();
+    }
   } else if (msg.type === "error") {
     if (msg.status === 404 && !state.current) { showProblem("no_game", game.id); return; }
     if (msg.status === 403 && !state.current) { showProblem("bad_token", game.id); return; }

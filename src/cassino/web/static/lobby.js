@@ -269,10 +269,11 @@ export async function claim(id, invite) {
   showProblem(r.status === 404 ? "no_game" : r.status === 410 ? "used_invite" : "bad_invite", id);
 }
 
-/** Open a game's table (a seat with its token, else as a spectator), from a fresh start. */
-export function openGame(id, token) {
+/** Open a game's table (a seat with its token, else as a spectator), from a fresh start; with
+ * `replay`, a finished game opens in its replay (no count shown first). */
+export function openGame(id, token, { replay = false } = {}) {
   Object.assign(state, {
-    game: { id, token }, current: null, shown: null, countDismissed: 0, selection: noSelection(),
+    game: { id, token, replay }, current: null, shown: null, countDismissed: replay ? Infinity : 0, selection: noSelection(),
     lessonShown: null, askedLessons: null, coachFor: null,
   });
   closeCoach();

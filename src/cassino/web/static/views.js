@@ -1,14 +1,17 @@
-// The page's three views (the lobby, a table, a wrong link's explanation), one shown at a time.
+// The page's views (the lobby, a table, a wrong link's explanation, a player's profile, the
+// leaderboards), one shown at a time.
 
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { state } from "./state.js";
 import { learnSettings } from "./storage.js";
 
+const VIEWS = ["lobby", "table-view", "problem", "profile-view", "leaderboard-view"];
+
 /** Show one view; a seat at a table also gets its teaching settings in the menu. */
 export function show(view) {
   const switching = $(view).hidden;
-  for (const v of ["lobby", "table-view", "problem"]) $(v).hidden = v !== view;
+  for (const v of VIEWS) $(v).hidden = v !== view;
   if (switching) window.scrollTo(0, 0); // a new scene opens at its top, not at the last one's scroll
   const game = state.game;
   const seated = view === "table-view" && Boolean(game?.token);
