@@ -51,6 +51,7 @@ from .model import LiveGame
 from .payloads import encode, state_payload
 from .programs import Programs
 from .requests import bot_player, rules_of_request, watch_link
+from .seeks import Lobby, add_seek_routes
 from .service import EXPIRE_AFTER, GameService
 from .store import Store, database_url
 from .teaching import lessons_json, tutorial
@@ -285,13 +286,18 @@ def create_app(
         limits are on (a guard against guessing, not a limit on load)."""
         return request.client.host if request.client else ""
 
+    # ---- the lobby's seeks and Play now (web/seeks.py)
+    lobby = Lobby(the_store, accounts, service.clock)
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         service.thinkers.warm()
         await service.start()
+        await lobby.start()
         try:
             yield
         finally:
+            await lobby.stop()
             await service.stop()
             accounts.passwords.close()
             if store is None:
@@ -304,6 +310,8 @@ def create_app(
     app.add_middleware(CrossSiteGuard, origins=origins)  # inside Guard: its refusals get the headers too
     app.add_middleware(Guard)
     add_account_routes(app, accounts, client_of, address_of)
+    app.state.lobby = lobby
+    add_seek_routes(app, lobby, client_of, lambda websocket: _same_origin(websocket, origins))
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
