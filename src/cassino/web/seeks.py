@@ -382,9 +382,9 @@ class Lobby:
             viewer = sock.account.id if sock.account is not None else None
             if viewer not in built:
                 waiting = [
-                    {**seek_json(s, viewer), "kind": s.kind}
+                    {**seek_json(s, viewer), "kind": s.kind, "level": level_for_rating(member.rating)}
                     for s in live
-                    if viewer is not None and s.kind != SEEK and s.member(viewer) is not None
+                    if viewer is not None and s.kind != SEEK and (member := s.member(viewer)) is not None
                 ]
                 message = {"type": "seeks", "seeks": [seek_json(s, viewer) for s in listed], "play_now": waiting}
                 built[viewer] = encode(message)

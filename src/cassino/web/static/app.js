@@ -9,6 +9,7 @@ import { motionOn } from "./motion.js";
 import { state } from "./state.js";
 import { forgetOldDeals, soundOn, setSound, setLearn } from "./storage.js";
 import { startAccount, renderAccount } from "./account.js";
+import { startSeeks, stopSeeks, renderSeeks, renderSeekForm, wireSeeks } from "./seeks.js";
 import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
 import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
@@ -27,9 +28,10 @@ function route() {
   const params = new URLSearchParams(location.hash.slice(1));
   const id = params.get("game");
   closeSocket();
+  if (id) stopSeeks(); // the lobby's socket is the lobby's: leaving it cancels a Play now wait
   if (id && params.get("invite")) claim(id, params.get("invite"));
   else if (id) openGame(id, params.get("token"));
-  else showLobby();
+  else { showLobby(); startSeeks(); }
 }
 
 /** Another language was chosen: draw everything on screen again in it. */
@@ -37,6 +39,8 @@ function rerender() {
   translateStatic();
   if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); }
   renderAccount();
+  renderSeekForm();
+  renderSeeks();
   if (!$("table-view").hidden && state.current) {
     render();
     renderInvites();
@@ -129,6 +133,7 @@ async function start() {
   $("replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", keys);
   window.addEventListener("hashchange", route);
+  wireSeeks(); // before the account is known: the panel follows who signs in
   await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();
 }
