@@ -26,6 +26,7 @@ import httpx
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from starlette.websockets import WebSocketDisconnect
 
 from cassino.club.accounts import AccountRow, Passwords
 from cassino.club.seeks import AWAY_GRACE, MAX_AGE, NOW_GRACE, SeekSpec, level_for_rating, seat_token
@@ -297,6 +298,51 @@ def test_a_joiner_may_leave_before_the_table_fills(client: TestClient) -> None:
     assert bob.post(f"/api/seeks/{seek}/join").status_code == 200
 
 
+def test_a_deleted_accounts_seek_is_open_no_more(client: TestClient) -> None:
+    ann, bob = Person(client, "Ann"), Person(client, "Bob")
+    seek = ann.seek(preset="classic")
+    r = ann.http.request("DELETE", "/api/me", json={"password": PASSWORD}, headers=ann.headers)
+    assert r.status_code == 200, r.text
+    assert client.get("/api/seeks").json()["seeks"] == []
+    assert error(bob.post(f"/api/seeks/{seek}/join")) == (
+        409,
+        f"seek {seek} is no longer open: its creator's account was deleted",
+    )
+
+
+def test_junk_is_refused_in_words_never_a_traceback(client: TestClient) -> None:
+    """Every seek endpoint, with a signed-in page's headers and bodies of every wrong shape."""
+    ann = Person(client, "Ann")
+    seek = Person(client, "Bob").seek()
+    bodies: list[Any] = [[], "x", 3, None, {"preset": None}, {"players": "2"}, {"wait": 1.5}, {"rated": "yes"}]
+    bodies += [{"preset": "classic" * 100}, {"players": 10**30}, {"partnerships": [True]}, {"x": {"y": [1]}}]
+    for path in ("/api/seeks", "/api/play-now", f"/api/seeks/{seek}/join", "/api/seeks/" + "9" * 300 + "/join"):
+        for body in bodies:
+            r = ann.http.post(path, json=body, headers=ann.headers)
+            assert r.status_code < 500, (path, body, r.text)
+            assert r.status_code < 400 or set(r.json()) <= {"error", "code"}, (path, body, r.text)
+    for path in ("/api/seeks/" + "x" * 300, "/api/seeks/%00", "/api/seeks/..%2f"):
+        assert client.get(path).status_code in (404, 400)
+        assert ann.delete(path).status_code in (404, 400, 405)
+    foreign = {"origin": "https://elsewhere.example"}  # another site's page may not listen
+    with (
+        client.websocket_connect("/api/lobby/socket", headers=foreign) as ws,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        ws.receive_json()
+    assert closed.value.code == 1008
+
+
+def test_seek_requests_spend_the_clients_rate(url: str) -> None:
+    with TestClient(create_app(database=url, passwords=Passwords(QUICK))) as c:
+        ann = Person(c, "Ann", address="10.9.9.9")
+        for _ in range(30):
+            assert ann.post("/api/seeks/0123456789abcdef/join").status_code == 404
+        r = ann.post("/api/seeks/0123456789abcdef/join")
+        assert r.status_code == 429 and 0 < int(r.headers["retry-after"]) <= 5
+        assert r.json()["error"] == "too many seek requests: at most 30 at once, then one every 5 s; try again in 5 s"
+
+
 # ---------------------------------------------------------------------- one last seat, taken at once
 def test_two_people_taking_the_last_seat_at_once_make_one_game(client: TestClient) -> None:
     """Through the API, from threads: exactly one of two joins of the last seat wins."""
@@ -468,12 +514,13 @@ def test_rating_bands_and_the_widening_window(client: TestClient, monkeypatch: p
         names[store.accounts.account_named(person.name.lower()).id] = person.name
     first = ann.post("/api/play-now", {"preset": "draw"})
     assert first.status_code == 202 and first.json()["level"] == "casual"
-    second = bob.post("/api/play-now", {"preset": "draw"})  # 400 apart: more than 300 at once
+    now[0] += 1
+    second = bob.post("/api/play-now", {"preset": "draw"})  # 400 apart: more than 310 after 1 s
     assert second.status_code == 202 and second.json()["level"] == "expert"
-    now[0] += 5  # 350 after 5 s of waiting: still apart
+    now[0] += 5  # 360 after 6 s of waiting: still apart
     lobby.sweep()
     assert ann.get(f"/api/seeks/{first.json()['id']}").json()["status"] == "open"
-    now[0] += 5  # 400 after 10 s: near now
+    now[0] += 5  # 410 after 11 s: near now
     lobby.sweep()
     merged = ann.get(f"/api/seeks/{first.json()['id']}").json()
     assert (

@@ -81,6 +81,8 @@ class SeekRow:
     game_id: str | None
     away_since: float | None
     members: tuple[Member, ...] = ()
+    gone: bool = False
+    """Its creator's account was deleted: it is open no more."""
 
     @property
     def full(self) -> bool:
@@ -140,9 +142,11 @@ def lock_key(name: str) -> int:
 
 def live_condition(now: float) -> Any:
     """The open seeks that have not expired by now (those the sweep has not yet marked)."""
+    deleted = select(_accounts.id).where(_accounts.deleted.is_not(None))
     return and_(
         _seeks.status == OPEN,
         _seeks.created > now - MAX_AGE,
+        _seeks.account_id.not_in(deleted),
         or_(
             _seeks.away_since.is_(None),
             and_(_seeks.kind != PLAY_NOW, _seeks.away_since > now - AWAY_GRACE),
@@ -153,7 +157,7 @@ def live_condition(now: float) -> Any:
 
 def alive(seek: SeekRow, now: float) -> bool:
     """``live_condition`` of one seek read already."""
-    if seek.status != OPEN or seek.created <= now - MAX_AGE:
+    if seek.status != OPEN or seek.created <= now - MAX_AGE or seek.gone:
         return False
     grace = NOW_GRACE if seek.kind == PLAY_NOW else AWAY_GRACE
     return seek.away_since is None or seek.away_since > now - grace
@@ -196,7 +200,7 @@ class SeekStore:
     def _rows(self, conn: Connection, condition: Any, lock: bool = False, limit: int | None = None) -> list[SeekRow]:
         """Seeks with their members, oldest first; ``lock`` locks their rows (PostgreSQL)."""
         query = (
-            select(seeks_table, _accounts.name.label("by"))
+            select(seeks_table, _accounts.name.label("by"), _accounts.deleted.label("gone"))
             .join(accounts_table, _accounts.id == _seeks.account_id)
             .where(condition)
             .order_by(_seeks.created, _seeks.id)
@@ -235,6 +239,7 @@ class SeekStore:
                 r.game_id,
                 r.away_since,
                 tuple(members[r.id]),
+                r.gone is not None,
             )
             for r in rows
         ]
@@ -355,15 +360,16 @@ class SeekStore:
             raise SeekConflictError(f"seek {seek.id} is full", "full")
         if alive(seek, now):
             return
-        if seek.status == OPEN:
+        status = seek.status
+        if status == OPEN:
             self._expire_stale(conn, now)
             status = EXPIRED
-        else:
-            status = seek.status
         why = {
             FULL: "its table is full and its game has begun",
             CANCELLED: "its creator cancelled it",
-            EXPIRED: "it expired (its creator left the lobby, or it waited too long)",
+            EXPIRED: "its creator's account was deleted"
+            if seek.gone
+            else "it expired (its creator left the lobby, or it waited too long)",
             MERGED: "it was matched",
         }.get(status, status)
         raise SeekConflictError(f"seek {seek.id} is no longer open: {why}", "not_open")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
@@ -78,6 +79,17 @@ def account_rating(store: Store, account_id: str, pool: str) -> tuple[float, boo
     here (``cassino.club.ratings``)."""
     del store, account_id, pool
     return DEFAULT_RATING, True
+
+
+SEEK_ID: Final = re.compile(r"[0-9a-f]{16}")
+"""What a seek's id looks like (``secrets.token_hex(8)``): anything else is no seek, unread."""
+
+
+def known_seek(seek_id: str) -> str:
+    """A seek id of the right shape, or ``NoSuchSeekError`` (404) without asking the database."""
+    if not SEEK_ID.fullmatch(seek_id):
+        raise NoSuchSeekError(f"no seek {seek_id[:40]!r} here", "no_seek")
+    return seek_id
 
 
 REFUSAL_STATUS: tuple[tuple[type[SeekError], int], ...] = (
@@ -252,9 +264,10 @@ class Lobby:
 
     def one(self, request: Request, seek_id: str) -> dict[str, Any]:
         """A seek and its status; for one of its members, its own seat (and game and token)."""
-        seek = self.seeks.seek(seek_id) if len(seek_id) <= 32 else None
-        if seek is None:
-            raise ServiceError(404, f"no seek {seek_id[:40]!r} here", code="no_seek")
+        with answer_seek_refusals():
+            seek = self.seeks.seek(known_seek(seek_id))
+            if seek is None:
+                raise NoSuchSeekError(f"no seek {seek_id!r} here", "no_seek")
         account = self.accounts.session(request.cookies.get(COOKIE))
         out = {**seek_json(seek, account.id if account else None), "kind": seek.kind, "status": seek.status}
         if account is not None and seek.member(account.id) is not None:
@@ -266,9 +279,7 @@ class Lobby:
         account, session = self._signed_in(request)
         self.limit.take(client)
         with answer_seek_refusals():
-            if len(seek_id) > 32:
-                raise NoSuchSeekError(f"no seek {seek_id[:40]!r} here", "no_seek")
-            found = self.seeks.seek(seek_id)
+            found = self.seeks.seek(known_seek(seek_id))
             pool = found.pool if found is not None else ""
             taken = self.seeks.join(seek_id, self._joiner(account, session, seek_id, pool), self.clock(), self._table)
         self._after(taken)
@@ -279,9 +290,7 @@ class Lobby:
         account, _ = self._signed_in(request)
         self.limit.take(client)
         with answer_seek_refusals():
-            if len(seek_id) > 32:
-                raise NoSuchSeekError(f"no seek {seek_id[:40]!r} here", "no_seek")
-            self.seeks.cancel(seek_id, account.id, self.clock())
+            self.seeks.cancel(known_seek(seek_id), account.id, self.clock())
         self.changed("seeks")
         return {"id": seek_id, "cancelled": True}
 
@@ -290,9 +299,7 @@ class Lobby:
         account, _ = self._signed_in(request)
         self.limit.take(client)
         with answer_seek_refusals():
-            if len(seek_id) > 32:
-                raise NoSuchSeekError(f"no seek {seek_id[:40]!r} here", "no_seek")
-            self.seeks.leave(seek_id, account.id, self.clock())
+            self.seeks.leave(known_seek(seek_id), account.id, self.clock())
         self.changed("seeks")
         return {"id": seek_id, "left": True}
 
