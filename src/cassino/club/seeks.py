@@ -27,8 +27,8 @@ import hmac
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..errors import CassinoError
 from ..players import LEVELS
+from .errors import SeekInputError
 from .ratings import PRESETS, rating_key
 
 MAX_AGE: Final = 30 * 60
@@ -68,31 +68,6 @@ PLAY_NOW_FIELDS: Final = ("preset", "players", "partnerships", "wait")
 SEEK: Final = "seek"
 PLAY_NOW: Final = "now"
 """The two kinds of seek: one listed in the lobby, and a Play now request (never listed)."""
-
-
-class SeekError(CassinoError):
-    """A seek request the club refuses; ``code`` names the kind of problem for the page."""
-
-    def __init__(self, message: str, code: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-
-
-class SeekInputError(SeekError):
-    """A field of a seek or Play now request that breaks the rules (400)."""
-
-
-class NoSuchSeekError(SeekError):
-    """A seek id nobody posted (404)."""
-
-
-class NotYourSeekError(SeekError):
-    """Cancelling another account's seek (403)."""
-
-
-class SeekConflictError(SeekError):
-    """A seek that is no longer open, already joined, one's own, or one too many (409)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,19 +21,8 @@ from typing import Any
 from sqlalchemy import Connection, and_, delete, func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from ..club.seeks import (
-    AWAY_GRACE,
-    MAX_AGE,
-    MAX_OPEN_PER_ACCOUNT,
-    NOW_GRACE,
-    PLAY_NOW,
-    SEEK,
-    NoSuchSeekError,
-    NotYourSeekError,
-    SeekConflictError,
-    SeekSpec,
-    near,
-)
+from ..club.errors import NoSuchSeekError, NotYourSeekError, SeekConflictError
+from ..club.seeks import AWAY_GRACE, MAX_AGE, MAX_OPEN_PER_ACCOUNT, NOW_GRACE, PLAY_NOW, SEEK, SeekSpec, near
 from .notify import LOBBY_CHANNEL
 from .schema import NewGame, accounts_table, rated_games_table, seat_holders_table, seek_members_table, seeks_table
 from .store import Store

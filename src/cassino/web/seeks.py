@@ -31,14 +31,10 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from ..club.accounts import AccountRow, Accounts
+from ..club.errors import NoSuchSeekError, NotYourSeekError, SeekConflictError, SeekError, SeekInputError
 from ..club.seeks import (
     DEFAULT_RATING,
     SEEK,
-    NoSuchSeekError,
-    NotYourSeekError,
-    SeekConflictError,
-    SeekError,
-    SeekInputError,
     level_for_rating,
     play_now_of_request,
     seat_token,
