@@ -457,8 +457,9 @@ def test_play_now_matches_two_people_and_offers_a_computer_player(client: TestCl
         first = ann.post("/api/play-now", {"preset": "classic", "players": 2, "partnerships": False, "wait": 20})
         assert first.status_code == 202
         waiting = first.json()
-        assert {k: waiting[k] for k in ("waiting", "seats", "needed", "wait", "rating", "level")} == {
+        assert {k: waiting[k] for k in ("waiting", "yours", "seats", "needed", "wait", "rating", "level")} == {
             "waiting": True,
+            "yours": True,
             "seats": 1,
             "needed": 2,
             "wait": 20,
@@ -491,6 +492,22 @@ def test_play_now_matches_two_people_and_offers_a_computer_player(client: TestCl
     body = {"preset": "royal", "seats": [{"kind": "human", "name": "Cleo"}, {"kind": "bot", "bot": offer["level"]}]}
     against = cleo.post("/api/games", body)
     assert against.status_code == 201 and against.json()["seats"][1]["bot"] == "casual"
+
+
+def test_play_now_for_three_fills_seat_by_seat(client: TestClient) -> None:
+    ann, bob, cleo, dan = (Person(client, n) for n in ("Ann", "Bob", "Cleo", "Dan"))
+    body = {"preset": "classic", "players": 3}
+    first = ann.post("/api/play-now", body).json()
+    assert (first["seats"], first["needed"], first["yours"]) == (1, 3, True)
+    assert error(dan.post(f"/api/seeks/{first['id']}/join")) == (404, f"no seek '{first['id']}' here")  # never listed
+    second = bob.post("/api/play-now", body).json()
+    assert (second["id"], second["seats"], second["yours"]) == (first["id"], 2, False)
+    assert bob.post(f"/api/seeks/{first['id']}/leave").json()["left"] is True  # Bob stops waiting
+    assert cleo.post("/api/play-now", body).json()["seats"] == 2
+    last = dan.post("/api/play-now", body)
+    assert last.status_code == 200 and last.json()["seat"] == 2
+    names = [s["name"] for s in client.get(f"/api/games/{last.json()['game']}").json()["seats"]]
+    assert names == ["Ann", "Cleo", "Dan"]
 
 
 def test_rating_bands_and_the_widening_window(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -192,6 +192,8 @@ class Lobby:
         return account, token
 
     def _joiner(self, account: AccountRow, session: str, key: str, pool: str) -> Joiner:
+        """An account taking a seat with this browser: the hash of the token its session derives
+        from ``key`` (the seek's id, or its own Play now request's) and its rating in the pool."""
         rating, provisional = account_rating(self.store, account.id, pool)
         return Joiner(account.id, token_hash(seat_token(session, key)), key, rating, provisional)
 
@@ -311,8 +313,10 @@ class Lobby:
             taken = self.seeks.play_now(request_id, spec, joiner, self.clock(), self._table)
         self._after(taken)
         status, answer = self._taken_answer(taken, account, session)
-        if status == 202:
-            answer.update({"wait": wait, "rating": round(joiner.rating), "level": level_for_rating(joiner.rating)})
+        if status == 202:  # yours: false when it took a seat at another's request (3 or 4 players)
+            yours = taken.seek.account_id == account.id
+            level = level_for_rating(joiner.rating)
+            answer.update({"yours": yours, "wait": wait, "rating": round(joiner.rating), "level": level})
         return status, answer
 
     def _after(self, taken: Taken) -> None:

@@ -22,7 +22,7 @@ let wanted = false; // the lobby is shown: keep a socket open
 let retry = 500;
 let seeks = []; // the open seeks, as the socket sent them
 let playing = []; // this account's open Play now requests
-let waiting = null; // { id, level, wait, started, seen } while this page waits for Play now
+let waiting = null; // { id, yours, level, wait, started, seen } while this page waits for Play now
 let ticker = null;
 let refusal = null; // the last refusal: { status, body } or { note: KEY }
 
@@ -130,7 +130,7 @@ function openReady(msg) {
 function followWaiting() {
   const mine = playing.find((p) => p.kind === "now");
   if (!waiting && mine) {
-    waiting = { id: mine.id, level: mine.level, wait: Number($("play-now-wait").value), started: mine.created * 1000, seen: true };
+    waiting = { id: mine.id, yours: mine.yours, level: mine.level, wait: Number($("play-now-wait").value), started: mine.created * 1000, seen: true };
     tick();
     return;
   }
@@ -237,7 +237,7 @@ async function playNow() {
   $("play-now").disabled = false;
   if (r.status === 200) { openAnswer(r.body, body); return; }
   if (r.status === 202) {
-    waiting = { id: r.body.id, level: r.body.level, wait, started: Date.now(), seen: false };
+    waiting = { id: r.body.id, yours: r.body.yours, level: r.body.level, wait, started: Date.now(), seen: false };
     tick();
     $("play-now-cancel").focus();
     return;
@@ -249,8 +249,9 @@ async function playNow() {
 /** Stop waiting for a person; `thenBot`: play the computer player of this account's level. */
 async function cancelWaiting(thenBot) {
   if (!waiting) return;
-  const { id, level } = waiting;
-  const r = await send("DELETE", `/api/seeks/${id}`);
+  const { id, level, yours } = waiting;
+  // one's own request is withdrawn; a seat taken at another's (3 or 4 players) is given up
+  const r = yours ? await send("DELETE", `/api/seeks/${id}`) : await send("POST", `/api/seeks/${id}/leave`, {});
   if (r.status === 409) { // matched meanwhile: its game is this page's
     const seek = await (await fetch(`/api/seeks/${id}`, { credentials: "same-origin" })).json().catch(() => ({}));
     if (seek.game && seek.token) { openAnswer(seek, seek); return; }
