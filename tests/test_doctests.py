@@ -20,6 +20,7 @@ MODULES: tuple[str, ...] = (
     "cassino.game",
     "cassino.notation",
     "cassino.club.ratings",
+    "cassino.club.chat",
 )
 """The engine modules whose public API is shown by example in its docstrings."""
 

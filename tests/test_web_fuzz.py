@@ -22,7 +22,9 @@ REQUESTS = 1200
 WS_MESSAGES = 300
 FIELDS = ["preset", "players", "seats", "kind", "name", "bot", "move", "version", "invite", "options", "listed"]
 FIELDS += ["next_hand_after", "ply", "seen", "type", "partnerships", "rules", "sweeps", "\u0000", "x" * 300]
+FIELDS += ["phrase", "text", "free_text", "chat"]
 WS_TYPES = ["move", "next", "undo", "lessons", "state", "nope", None, 7, ["move"]]
+WS_TYPES += ["chat", "chat_settings", "chat_history"]
 
 
 def junk(rng: random.Random, depth: int = 0) -> Any:
@@ -84,8 +86,10 @@ def test_no_request_breaks_the_service_or_changes_a_game_when_refused(
         target = rng.choice([game, game, "nosuchgame", "../x", "%00", "x" * 3000])
         posts = ["/api/games", f"/api/games/{target}/claim", f"/api/games/{target}/moves"]
         posts += [f"/api/games/{target}/next", f"/api/games/{target}/undo"]
+        posts += [f"/api/games/{target}/chat", f"/api/games/{target}/chat/settings"]
         gets = [f"/api/games/{target}", f"/api/games/{target}/review", f"/api/games/{target}/record"]
         gets += [f"/api/games/{target}/hands/{rng.choice(['0', '1', '-1', 'x', '9' * 30])}"]
+        gets += [f"/api/games/{target}/chat"]
         gets += ["/api/config", f"/api/i18n/{rng.choice(['en', 'de', 'xx', '..', 'e' * 500])}"]
         gets += [f"/api/lessons?{rng.choice(['', 'game=' + target, 'preset=x&players=9', 'players=' + '9' * 40])}"]
         if token not in tokens.values():  # a seat's hint is a search: spectators' and strangers' are refused fast

@@ -41,11 +41,16 @@ def postgres_url() -> str:
     if not url:
         need("CASSINO_TEST_POSTGRES is not set (scripts/ensure-services.sh starts a server and prints it)")
         raise AssertionError("unreachable")
-    from cassino.web.schema import metadata
+    from sqlalchemy import MetaData
+
     from cassino.web.store import Store, database_url
 
     store = Store(database_url(url))
-    metadata.drop_all(store.engine)
+    # every cassino table there, this version's or another's (a newer branch run on the same
+    # server may have left tables that refer to these), dropped in the order their keys need
+    found = MetaData()
+    found.reflect(store.engine, only=lambda name, _meta: name.startswith("cassino_"))
+    found.drop_all(store.engine)
     store.close()
     return url
 

@@ -44,3 +44,17 @@ export class MemoryStorage {
   removeItem(k) { this.#items.delete(k); }
   clear() { this.#items.clear(); }
 }
+
+/** What the server says of each chat text (cassino.club.chat.message_of): null when it would be
+ * sent, else the code of its refusal. */
+export const chatProblems = (texts) =>
+  fromServer(`import json
+from cassino.club.chat import ChatError, message_of
+out = []
+for text in json.loads(${JSON.stringify(JSON.stringify(texts))}):
+    try:
+        message_of({"text": text})
+        out.append(None)
+    except ChatError as exc:
+        out.append(exc.code)
+print(json.dumps(out))`);

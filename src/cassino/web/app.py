@@ -150,7 +150,11 @@ async def _read_body(scope: Scope, receive: Receive) -> bytes:
     return body
 
 
-SOCKET_MESSAGES = ("move", "next", "undo", "contribute", "hint", "coach", "lessons", "state")
+SOCKET_MESSAGES = (
+    *("move", "next", "undo", "contribute", "hint", "coach", "lessons"),
+    *("chat", "chat_settings", "chat_history"),  # chat at the table (chat.py)
+    "state",
+)
 """The types of message a game's socket answers; a refusal names the one it answers (``request``)."""
 
 
@@ -412,6 +416,7 @@ def create_app(
             "listed": live.listed,
             "help": live.help_allowed,
             "next_hand_after": live.next_after,
+            "chat": service.chats.table(live).mode,
         }
 
     @app.post("/api/games/{game_id}/claim")
@@ -472,6 +477,22 @@ def create_app(
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> dict[str, Any]:
         return service.record(game_id)
+
+    # ------------------------------------------------------------------ chat at the table (chat.py)
+    @app.get("/api/games/{game_id}/chat")
+    async def get_chat(game_id: str, request: Request) -> dict[str, Any]:
+        service.chat_reads.take(client_of(request))
+        live, seat = service.asker(game_id, _token(request))
+        return service.chats.history(live, seat)
+
+    @app.post("/api/games/{game_id}/chat")
+    async def post_chat(game_id: str, request: Request) -> dict[str, Any]:
+        return service.chats.send(game_id, _token(request), await _json_body(request)).to_json()
+
+    @app.post("/api/games/{game_id}/chat/settings")
+    async def post_chat_settings(game_id: str, request: Request) -> dict[str, Any]:
+        service.move_limit.take(client_of(request))
+        return service.chats.set_free(game_id, _token(request), await _json_body(request))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def socket(websocket: WebSocket, game_id: str) -> None:
@@ -557,6 +578,14 @@ async def _serve_socket(
                 elif kind == "lessons":
                     due = service.coaching.lessons(live.id, token, message.get("seen"))
                     sub.queue.put_nowait(encode({"type": "lessons", "version": live.ply, "due": due}))
+                elif kind == "chat":
+                    service.chats.send(live.id, token, {k: v for k, v in message.items() if k != "type"})
+                elif kind == "chat_settings":
+                    service.move_limit.take(client)
+                    service.chats.set_free(live.id, token, message)
+                elif kind == "chat_history":
+                    service.chat_reads.take(client)
+                    sub.queue.put_nowait(encode(service.chats.history(live, seat)))
                 elif kind == "state":
                     sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 else:

@@ -44,7 +44,18 @@ MAX_TARGET = 1000
 TABLE_BOTS = (*level_names(), "random", "greedy", "heuristic", "search")
 """The computer players that may sit at a table, by plain name only (no settings)."""
 
-_CREATE_FIELDS = ("preset", "players", "partnerships", "options", "seats", "listed", "next_hand_after", "deal", "help")
+_CREATE_FIELDS = (
+    "preset",
+    "players",
+    "partnerships",
+    "options",
+    "seats",
+    "listed",
+    "next_hand_after",
+    "deal",
+    "help",
+    "chat",
+)
 _DEAL_FIELDS = ("id", "contribution")
 _SEAT_FIELDS = ("kind", "name", "bot")
 CLAIM_FIELDS = ("invite", "name")

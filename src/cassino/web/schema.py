@@ -16,6 +16,8 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint
 
+from ..club.chat import MAX_TEXT as MAX_CHAT_TEXT
+
 metadata = MetaData()
 
 MAX_REASON = 300
@@ -240,6 +242,39 @@ seek_members_table = Table(
 hash of the seat token its browser will hold (``club.seeks.seat_token`` of its session and of
 ``token_key``, the id of the request it came with: the seek's own, or a Play now request joined to
 it), its rating when it joined, and since when its lobby page has been closed."""
+
+# ------------------------------------------------------------------ chat at the table (club/chat.py): new tables too
+chat_table = Table(
+    "cassino_chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("phrase", String(32), nullable=True),
+    Column("text", String(MAX_CHAT_TEXT), nullable=True),
+    sqlite_autoincrement=True,
+)
+"""The last messages of each game's chat (``cassino.club.chat.HISTORY``), each a preset phrase's id
+or a free text, with its seat, the seat's name and when it was sent: in the database, so that a
+page reloaded, or one served by another process, shows the same history, and so that the limit
+on each seat's messages counts the same in every process."""
+chat_settings_table = Table(
+    "cassino_chat_settings",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("mode", String(8), nullable=False),
+)
+"""The chat its creator chose for a game (``phrases`` or ``free``); a game without a row has
+phrases only."""
+chat_quiet_table = Table(
+    "cassino_chat_quiet",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+)
+"""The seats that turned free text off for themselves at a game: they neither send nor see it."""
 
 
 @dataclass(frozen=True, slots=True)

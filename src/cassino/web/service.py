@@ -27,6 +27,7 @@ from ..moves import MoveCode, MoveError, format_code, parse_code
 from ..record import record_of_game, write_record
 from ..table import CountEnded, CountStarted, Dealt
 from .bots import Background, cancel
+from .chat import Chats, chat_of_request
 from .coaching import Coaching
 from .deals import Deals, NewHand
 from .errors import ServiceError
@@ -98,13 +99,27 @@ class GameService:
         self.replicas = Replicas(store, self.games, clock, self._moved, programs)
         self.deals = Deals(store, clock, self.deal_limit, self.replicas.moved_elsewhere)
         self.coaching = Coaching(self.asker, self.thinkers)
+        self.chats = Chats(store.chat, self.asker, clock)
+        """The chat at each table (``chat``)."""
+        self.chat_reads = RateLimit(move_rate, "requests for the chat's history", clock)
+        """Each client's reads of the chat's history (each one a query), at the rate of its moves."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> int:
         """How many unfinished games are stored. None is replayed now: each is loaded, and its
         computer players (and count timer) resume, when it is first asked for."""
-        self.listener = self.store.listen(self.replicas.heard)
+        self.listener = self.store.listen(self._heard)
         return len(self.store.unfinished())
+
+    def _heard(self, game_id: str | None, what: str) -> None:
+        """Another process's change: a chat message or setting goes to the chat, anything else to
+        this process's copies of the games (and a lost connection makes both read again)."""
+        if what.startswith("chat"):
+            self.chats.heard(self.games.get(game_id) if game_id else None, what)
+            return
+        if game_id is None:
+            self.chats.forget()
+        self.replicas.heard(game_id, what)
 
     async def stop(self) -> None:
         """Stop the computer players', timers' and coaches' tasks and the worker processes."""
@@ -125,6 +140,7 @@ class GameService:
         listed_in, help_in = listed_of_request(body), help_of_request(body)
         new = seats_of_request(seats_in, self.programs)
         people = len(new.tokens) + len(new.invites)
+        chat = chat_of_request(body, people)
         listed = bool(listed_in)  # a game is watched by strangers only when its creator asks
         help_allowed = help_in if help_in is not None else people <= 1
         game_id = secrets.token_hex(8)
@@ -165,6 +181,7 @@ class GameService:
         live.contributions[1] = given
         live.last_move = now
         self.games[game_id] = live
+        self.chats.created(live, chat)
         self.background.schedule_bots(live)
         return live, new.tokens, new.invites
 

@@ -46,6 +46,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 
 from .account_store import AccountStore
+from .chat_store import ChatStore
 from .errors import StaleDealError as StaleDealError
 from .errors import StaleGameError as StaleGameError
 from .errors import StoreError as StoreError
@@ -164,6 +165,8 @@ class Store:
         told of every change (``listen``)."""
         self.accounts = AccountStore(self.engine)
         """The accounts, their sessions and the seats they hold, in the same database."""
+        self.chat = ChatStore(self.engine, self._notify)
+        """The chat at each table (``chat_store``), in the same database."""
 
     def _notify(self, conn: Connection, game_id: str, what: str) -> None:
         """Tell the other processes, when this transaction commits, that ``game_id`` changed."""

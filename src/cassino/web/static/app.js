@@ -15,6 +15,7 @@ import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
 import { render, clearSelection } from "./table.js";
 import { renderSide } from "./side.js";
+import { startChat, renderChat } from "./chat.js";
 import { countToShow, showCount, countKey } from "./count.js";
 import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
 import { wakeAudio } from "./sounds.js";
@@ -52,6 +53,7 @@ function rerender() {
     sayAgain();
     if (state.coachNote) $("coach-text").textContent = noteText(state.coachNote);
     if (state.reviewShown) renderReview();
+    renderChat();
     const conn = $("conn").dataset.state;
     $("conn").textContent = t(`conn.${conn === "live" ? "live" : conn === "connecting" ? "connecting" : "reconnecting"}`);
   }
@@ -131,6 +133,7 @@ async function start() {
   $("replay-next").addEventListener("click", () => step(1));
   $("replay-last").addEventListener("click", () => step(1e9));
   $("replay-close").addEventListener("click", closeReplay);
+  startChat();
   document.addEventListener("keydown", keys);
   window.addEventListener("hashchange", route);
   wireSeeks(); // before the account is known: the panel follows who signs in

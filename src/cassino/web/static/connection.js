@@ -1,5 +1,5 @@
 // The table's connection: one WebSocket to the game (reconnected with growing pauses), the
-// messages it brings (states, refusals, hints, coach notes, lessons due), what the page sends,
+// messages it brings (states, refusals, hints, coach notes, lessons due, the chat), what the page sends,
 // and this seat's contribution to each next deal.
 
 import { $ } from "./dom.js";
@@ -9,6 +9,7 @@ import { dealRecord, keepDeal, holdSeat } from "./storage.js";
 import { showProblem } from "./views.js";
 import { update, renderPlay } from "./table.js";
 import { learning, askCoach, askLessons, showCoach, showLesson } from "./learning.js";
+import { onChat, onChatHistory, onChatRefused, chatOnState } from "./chat.js";
 
 const sentDeals = new Set(); // "game/hand": the hands this socket has sent a contribution to
 
@@ -22,7 +23,10 @@ export function connect() {
   sentDeals.clear(); // a new socket: a contribution not yet listed is sent again
   $("conn").textContent = t("conn.connecting");
   $("conn").dataset.state = "connecting";
-  socket.onopen = () => { $("conn").textContent = t("conn.live"); $("conn").dataset.state = "live"; state.retry = 500; };
+  socket.onopen = () => {
+    $("conn").textContent = t("conn.live"); $("conn").dataset.state = "live"; state.retry = 500;
+    send({ type: "chat_history" }); // the table's chat, as this reader may read it (chat.js)
+  };
   socket.onmessage = (event) => onMessage(JSON.parse(event.data));
   socket.onclose = (event) => {
     if (event.code === 4404) { showProblem("no_game", game.id); return; }
@@ -64,9 +68,11 @@ function onMessage(msg) {
     update(before);
     askCoach();
     askLessons();
+    chatOnState();
   } else if (msg.type === "error") {
     if (msg.status === 404 && !state.current) { showProblem("no_game", game.id); return; }
     if (msg.status === 403 && !state.current) { showProblem("bad_token", game.id); return; }
+    if (msg.request?.startsWith("chat")) { onChatRefused(msg); return; } // said in the chat panel
     if (msg.request === "contribute") return; // a late contribution: the hand says whether it was used
     state.coachFor = null; // a refused move has no note to wait for
     $("message").textContent = msg.reason ? reasonText(msg.reason) : msg.error;
@@ -79,6 +85,10 @@ function onMessage(msg) {
     if (msg.note && learning().coach) showCoach(msg.note);
   } else if (msg.type === "lessons") {
     if (msg.version === state.current.version && msg.due.length && learning().lessons) showLesson(msg.due[0]);
+  } else if (msg.type === "chat") {
+    onChat(msg);
+  } else if (msg.type === "chat_history") {
+    onChatHistory(msg);
   }
 }
 

@@ -194,6 +194,7 @@ async function createGame(event) {
     body.listed = $("listed").checked;
     body.help = $("allow-help").checked;
     body.next_hand_after = Number($("next-after").value);
+    if ($("create-chat-free").checked) body.chat = "free"; // free text between the people invited
   }
   await startGame(body, { lessons: false, coach: false });
 }

@@ -78,3 +78,30 @@ export function markSeen(id) {
 // ------------------------------------------------------------------ settings
 export const soundOn = () => localStorage.getItem("cassino.sound") === "on";
 export const setSound = (on) => localStorage.setItem("cassino.sound", on ? "on" : "off");
+
+// ------------------------------------------------------------------ chat
+// The seats this browser muted at each game (their messages hidden here, nowhere else), with when
+// the list was last changed: a game's list is forgotten after DEAL_KEPT_FOR, like its deals.
+const MUTED = "cassino.chat.muted";
+
+/** The seats muted at a game. */
+export function mutedSeats(id) {
+  const entry = read(MUTED, {})?.[id];
+  return Array.isArray(entry?.seats) ? entry.seats.filter(Number.isInteger) : [];
+}
+
+/** Mute (or show again) a seat at a game; lists of games last changed long ago are forgotten. */
+export function setMuted(id, seat, muted, now = Date.now()) {
+  let all = read(MUTED, {});
+  if (!all || typeof all !== "object" || Array.isArray(all)) all = {};
+  const seats = new Set(mutedSeats(id));
+  if (muted) seats.add(seat);
+  else seats.delete(seat);
+  all[id] = { seats: [...seats].sort((a, b) => a - b), at: now };
+  for (const [game, entry] of Object.entries(all)) if (!(entry?.at >= now - DEAL_KEPT_FOR)) delete all[game];
+  localStorage.setItem(MUTED, JSON.stringify(all));
+}
+
+/** Whether the chat panel is unfolded (this browser's choice, open at first). */
+export const chatOpen = () => localStorage.getItem("cassino.chat.open") !== "closed";
+export const setChatOpen = (open) => localStorage.setItem("cassino.chat.open", open ? "open" : "closed");
