@@ -258,11 +258,13 @@ class SeekStore:
 
     # ------------------------------------------------------------------ writing
     def _open_count(self, conn: Connection, account_id: str, now: float) -> int:
+        """How many open seeks and Play now requests the account made or joined."""
         mine = select(_members.seek_id).where(_members.account_id == account_id)
         query = select(func.count()).select_from(seeks_table).where(live_condition(now), _seeks.id.in_(mine))
         return int(conn.execute(query).scalar_one())
 
     def _too_many(self, conn: Connection, account_id: str, now: float) -> None:
+        """The 409 for one more seek than ``MAX_OPEN_PER_ACCOUNT``: a bound on what one account holds."""
         if self._open_count(conn, account_id, now) >= MAX_OPEN_PER_ACCOUNT:
             raise SeekConflictError(
                 f"you have {MAX_OPEN_PER_ACCOUNT} open seeks and Play now requests already (made or joined), the "
@@ -345,6 +347,8 @@ class SeekStore:
             return taken
 
     def _check_open(self, conn: Connection, seek: SeekRow, now: float) -> None:
+        """The 409 saying why a seek may not be joined, left or cancelled: it is full, cancelled,
+        matched or expired (one found expired is marked so now)."""
         if seek.status == OPEN and seek.full:  # cannot stay so: the seat that filled it made the game
             raise SeekConflictError(f"seek {seek.id} is full", "full")
         if alive(seek, now):

@@ -373,6 +373,7 @@ class Lobby:
             self.pushing = asyncio.get_running_loop().create_task(self._push())
 
     async def _push(self) -> None:
+        """Send the lists once the changes close together are in (``PUSH_DELAY``)."""
         await asyncio.sleep(PUSH_DELAY)
         try:
             self._send_lists(self.seeks.live(self.clock(), 10 * LISTED))
@@ -411,6 +412,7 @@ class Lobby:
                 self._send_ready(sock, seek)
 
     def _send_ready(self, sock: LobbySocket, seek: SeekRow) -> None:
+        """Tell one page of a member that its seek's game is made, with its own seat and token."""
         if sock.account is None:
             return
         answer = self._seat_answer(seek, sock.account, sock.session or "")
@@ -431,6 +433,7 @@ class Lobby:
 
     # ------------------------------------------------------------------ presence and the sweep
     def _present(self, accounts: list[str], since: float | None) -> None:
+        """Mark accounts away (``since``) or back (None); a failure is logged: the sweep tries again."""
         try:
             if self.seeks.set_away(accounts, since):
                 self.changed("seeks")
@@ -438,6 +441,7 @@ class Lobby:
             log.exception("the lobby could not mark accounts %s", "away" if since is not None else "back")
 
     async def _sweep_forever(self) -> None:
+        """``sweep`` every ``sweep_seconds``, whatever one of them met."""
         while True:
             await asyncio.sleep(self.sweep_seconds)
             try:
@@ -479,6 +483,7 @@ class Lobby:
             return
 
         async def writer() -> None:
+            """Send the socket's queue in order."""
             while True:
                 await websocket.send_text(await sock.queue.get())
 
@@ -527,6 +532,7 @@ def add_seek_routes(
     """The lobby's routes on the app; ``may_connect`` is the app's check of a socket's origin."""
 
     async def body_of(request: Request) -> dict[str, Any]:
+        """A JSON object body; none is an empty one (so a missing field is named, not the body)."""
         raw = await request.body()
         return parse_json(raw) if raw.strip() else {}
 
