@@ -64,6 +64,12 @@ ERRORS_BY_MODULE = {
         "NotSignedInError",
         "NoSuchPlayerError",
         "TooManyAttemptsError",
+        # the lobby's seeks
+        "SeekError",
+        "SeekInputError",
+        "NoSuchSeekError",
+        "NotYourSeekError",
+        "SeekConflictError",
     },
     "cassino.web.errors": {
         "ServiceError",

@@ -21,6 +21,7 @@ MODULES: tuple[str, ...] = (
     "cassino.notation",
     "cassino.club.ratings",
     "cassino.club.chat",
+    "cassino.club.seeks",
 )
 """The engine modules whose public API is shown by example in its docstrings."""
 

@@ -1683,3 +1683,155 @@ def test_an_account_from_the_lobby(server: Server, browser: Any) -> None:
     p.shot("web-account.png")
     assert not [e for e in p.errors if "401" not in e], p.errors  # the wrong password's 401 only
     p.close()
+
+
+# ---------------------------------------------------------------------- the lobby's seeks and Play now (seeks.js)
+def sign_up_in_the_lobby(p: Page, server: Server, name: str) -> None:
+    """A new account through the lobby's form; the seeks panel then offers Play now."""
+    page = p.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#presets .preset")
+    assert page.is_visible("#seeks-out") and page.is_hidden("[data-testid=play-now]")  # signed out: an invitation
+    page.click("[data-testid=account-sign-up]")
+    page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_label("Password", exact=True).fill("a seek's password")
+    page.click("[data-testid=account-submit]")
+    page.wait_for_selector("[data-testid=play-now]:visible")
+
+
+def on_the_table(p: Page) -> str:
+    """Wait until the page has opened a table with its seat's token; the game's id."""
+    p.page.wait_for_selector("#table-view:not([hidden])", timeout=10_000)
+    p.page.wait_for_function("location.hash.includes('token=')")
+    return str(p.page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')"))
+
+
+def play_between(pages: list[Page], max_moves: int = 600) -> None:
+    """Play a game to its end through two people's pages: whoever is to move plays its first
+    playable card's first move; at each count both press Next."""
+    moves = 0
+    while moves < max_moves:
+        states = [p.state() for p in pages]
+        if all(s == "over" for s in states) and all(p.page.is_hidden("[data-testid=count]") for p in pages):
+            return
+        acted = False
+        for p in pages:
+            page = p.page
+            state = p.state()
+            if state in ("count", "over") and page.is_visible("[data-testid=next-hand]"):
+                if page.is_enabled("[data-testid=next-hand]"):
+                    page.click("[data-testid=next-hand]")
+                    acted = True
+            elif state == "your-move":
+                version = page.get_attribute("#turn-banner", "data-version")
+                page.click("[data-testid=hand] .card-btn.playable")
+                page.wait_for_selector("[data-testid=move-choice]")
+                page.click("[data-testid=move-choice]")
+                page.wait_for_function(
+                    "(v) => document.querySelector('#turn-banner').dataset.version !== v", arg=version, timeout=30_000
+                )
+                moves += 1
+                acted = True
+        if not acted:
+            pages[0].page.wait_for_timeout(100)
+    raise AssertionError(f"the game did not end in {max_moves} moves")
+
+
+def test_two_people_meet_through_a_seek_and_play_it_out(server: Server, browser: Any) -> None:
+    """Two browsers sign up; A posts a rated classic seek for two; B sees it within 2 s without
+    reloading and joins; both land on the same table (A at seat 0, B at seat 1), play it to the end
+    through the page, and the game is rated in its pool."""
+    a, b = Page(browser, 1280, 900, motion=False), Page(browser, 1280, 900, motion=False)
+    sign_up_in_the_lobby(a, server, "Seek_Ann")
+    sign_up_in_the_lobby(b, server, "Seek_Bob")
+    b.page.wait_for_selector("[data-testid=seek-list] li.about")  # the list is there: nobody seeks yet
+    a.page.click("#seek-post summary")
+    a.page.select_option("[data-testid=seek-preset]", "classic")
+    a.page.select_option("[data-testid=seek-players]", "2")
+    assert a.page.is_checked("[data-testid=seek-rated]")
+    a.page.click("[data-testid=seek-submit]")
+    posted = b.page.wait_for_selector("[data-testid=seek]", timeout=2_000)  # no reload: the lobby's socket
+    assert posted is not None
+    seek = posted.get_attribute("data-seek")
+    assert b.page.inner_text(f"[data-seek='{seek}'] .seek-text").startswith(
+        "Classic · 2 players · rated · by Seek_Ann (1500"
+    )
+    a.page.wait_for_selector(f"[data-seek='{seek}']")
+    assert a.page.inner_text(f"[data-seek='{seek}'] button") == "Cancel"  # one's own seek
+    assert axe_violations(b.page) == []  # the panel signed in, a seek listed
+    b.shot("web-seeks.png")
+    b.page.click(f"[data-seek='{seek}'] button")
+    game = on_the_table(b)
+    assert on_the_table(a) == game
+    for p, seat in ((a, 0), (b, 1)):
+        p.page.wait_for_selector(f"[data-testid=seat-{seat}] .seat-name")
+        assert p.page.inner_text(f"[data-testid=seat-{seat}] .seat-name") == "You"
+        held = p.page.evaluate("JSON.parse(localStorage.getItem('cassino.seats'))")
+        assert held[game]["seat"] == seat  # kept as a held seat: "My games" lists it
+    assert a.page.inner_text("[data-testid=seat-1] .seat-name") == "Seek_Bob"
+    play_between([a, b])
+    assert a.page.is_visible("#over") and b.page.is_visible("#over")
+    record = httpx.get(f"{server.url}/api/games/{game}/record", timeout=10)
+    assert record.status_code == 200  # over: the record is published
+    assert not a.errors and not b.errors, (a.errors, b.errors)
+    a.close()
+    b.close()
+
+
+def test_play_now_seats_two_people_and_offers_a_computer_player(server: Server, browser: Any) -> None:
+    """Two people press Play now for the same variant within 5 s: one table. A third waits alone
+    and, after the wait chosen, plays the computer player of their level instead."""
+    a, b, c = (Page(browser, 1280, 900, motion=False) for _ in range(3))
+    for p, name in ((a, "Now_Ann"), (b, "Now_Bob"), (c, "Now_Cleo")):
+        sign_up_in_the_lobby(p, server, name)
+    a.page.click("#preset-spade")
+    a.page.click("[data-testid=play-now]")
+    a.page.wait_for_selector("[data-testid=play-now-waiting]:visible")
+    assert a.page.inner_text("#play-now-status").startswith("Looking for a person to play…")
+    assert axe_violations(a.page) == []
+    b.page.click("#preset-spade")
+    b.page.click("[data-testid=play-now]")
+    game = on_the_table(b)
+    assert on_the_table(a) == game
+    assert a.page.inner_text("[data-testid=seat-0] .seat-name") == "You"
+    assert b.page.inner_text("[data-testid=seat-1] .seat-name") == "You"
+    # alone: the offer comes after the wait chosen (10 s), and plays the level of a 1500 rating
+    c.page.select_option("[data-testid=play-now-wait]", "10")
+    c.page.click("[data-testid=play-now]")
+    c.page.wait_for_selector("[data-testid=play-now-waiting]:visible")
+    assert c.page.is_hidden("[data-testid=play-now-bot]")
+    c.page.wait_for_selector("[data-testid=play-now-bot]:visible", timeout=15_000)
+    assert (
+        c.page.inner_text("[data-testid=play-now-bot]")
+        == "Play a computer player of your level instead (Casual player)"
+    )
+    c.page.click("[data-testid=play-now-bot]")
+    alone = on_the_table(c)
+    state = httpx.get(f"{server.url}/api/games/{alone}", timeout=10).json()
+    assert [s["kind"] for s in state["seats"]] == ["human", "bot"] and state["seats"][1]["bot"] == "casual"
+    assert httpx.get(f"{server.url}/api/seeks", timeout=10).json()["seeks"] == []
+    for p in (a, b, c):
+        assert not p.errors, p.errors
+        p.close()
+
+
+@pytest.mark.parametrize("language", ["de", "id"])
+def test_the_seeks_panel_has_no_english_left(server: Server, browser: Any, language: str) -> None:
+    p = Page(browser, 1280, 900, lang=language, motion=False)
+    page = p.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#presets .preset")
+    page.click("[data-testid=account-sign-up]")
+    page.fill("[data-testid=account-name-input]", f"Words_{language}")
+    page.fill("[data-testid=account-password-input]", "a seek's password")
+    page.click("[data-testid=account-submit]")
+    page.wait_for_selector("[data-testid=play-now]:visible")
+    page.click("#seek-post summary")
+    page.click("[data-testid=seek-submit]")
+    page.wait_for_selector("[data-testid=seek]")
+    page.click("[data-testid=play-now]")
+    page.wait_for_selector("[data-testid=play-now-waiting]:visible")
+    left = english_left(visible_texts(page), language, exempt={f"Words_{language}"})
+    assert not left, left
+    assert not p.errors, p.errors
+    p.close()

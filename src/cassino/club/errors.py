@@ -48,12 +48,43 @@ class TooManyAttemptsError(AccountError):
         self.retry_after = retry_after
 
 
+# ---------------------------------------------------------------------- the lobby's seeks (club/seeks.py)
+class SeekError(CassinoError):
+    """A seek request the club refuses; ``code`` names the kind of problem for the page."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class SeekInputError(SeekError):
+    """A field of a seek or Play now request that breaks the rules (400)."""
+
+
+class NoSuchSeekError(SeekError):
+    """A seek id nobody posted (404)."""
+
+
+class NotYourSeekError(SeekError):
+    """Cancelling another account's seek (403)."""
+
+
+class SeekConflictError(SeekError):
+    """A seek that is no longer open, already joined, one's own, or one too many (409)."""
+
+
 __all__ = [
     "AccountError",
     "AccountInputError",
     "NameTakenError",
     "NoSuchPlayerError",
+    "NoSuchSeekError",
     "NotSignedInError",
+    "NotYourSeekError",
+    "SeekConflictError",
+    "SeekError",
+    "SeekInputError",
     "SignInError",
     "TooManyAttemptsError",
 ]

@@ -53,6 +53,7 @@ from .programs import Programs
 from .rating_store import RatingStore
 from .ratings import Ratings, add_rating_routes
 from .requests import bot_player, rules_of_request, watch_link
+from .seeks import Lobby, add_seek_routes
 from .service import EXPIRE_AFTER, GameService
 from .store import Store, database_url
 from .teaching import lessons_json, tutorial
@@ -292,10 +293,14 @@ def create_app(
         limits are on (a guard against guessing, not a limit on load)."""
         return request.client.host if request.client else ""
 
+    # ---- the lobby's seeks and Play now (web/seeks.py)
+    lobby = Lobby(the_store, accounts, service.clock)
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         service.thinkers.warm()
         await service.start()
+        await lobby.start()
         try:
             ratings.recover()  # rated games a stopped process left uncounted
         except Exception:
@@ -303,6 +308,7 @@ def create_app(
         try:
             yield
         finally:
+            await lobby.stop()
             await service.stop()
             accounts.passwords.close()
             if store is None:
@@ -317,6 +323,8 @@ def create_app(
     app.add_middleware(Guard)
     add_account_routes(app, accounts, client_of, address_of, ratings.ratings_of, ratings.profile_of)
     add_rating_routes(app, ratings, STATIC / "index.html")
+    app.state.lobby = lobby
+    add_seek_routes(app, lobby, client_of, lambda websocket: _same_origin(websocket, origins))
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:

@@ -144,6 +144,9 @@ ACCOUNT_RATE = Rate(burst=30, per_second=1 / 10)
 """Sign-ups, sign-ins and password changes per client: 30 at once, then one every 10 seconds (each
 costs a password hash, most of a second of CPU). Wrong passwords have a stricter limit of their own,
 counted in the database (``cassino.club.accounts.FAILURE_LIMIT``)."""
+SEEK_RATE = Rate(burst=30, per_second=1 / 5)
+"""The lobby's seeks per client: posting, joining, cancelling, leaving and pressing Play now
+together, 30 at once, then one every 5 seconds (``web.seeks``)."""
 MAX_CLIENTS = 10_000
 """Buckets kept before the full ones (clients that have rested) are forgotten."""
 

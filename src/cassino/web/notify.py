@@ -20,14 +20,22 @@ wrote it, and ``move <ply>`` (the game now has that many moves) or ``reset`` (a 
 claimed seat, a press of next). A move's notification carries the move itself
 (``move <ply> <seat> <hands> <line>``: the game's moves and hands after it), so that a process can
 play it into its copy without reading the database."""
+LOBBY_CHANNEL = "cassino_lobby"
+"""The lobby's channel (``web.seeks``): ``lobby <origin> seeks`` when the open seeks changed, and
+``lobby <origin> ready <seek id>`` when a seek's game was made (its members' pages are told)."""
 
 
 class Listener:
     r"""A task of the event loop on a connection of its own, ``LISTEN``\ ing on ``CHANNEL`` until
     ``stop``: a notification costs one wake-up of the loop, and no thread competes with it."""
 
-    def __init__(self, url: str, origin: str, on_change: Callable[[str | None, str], None]) -> None:
+    def __init__(
+        self, url: str, origin: str, on_change: Callable[[str | None, str], None], channel: str = CHANNEL
+    ) -> None:
+        """``channel``: the games' ``CHANNEL``, or another with payloads of the same shape (the
+        lobby's ``LOBBY_CHANNEL``)."""
         self.origin = origin
+        self.channel = channel
         self.dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.on_change = on_change
         self.listening = asyncio.Event()
@@ -41,7 +49,7 @@ class Listener:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {self.channel}")
                     self.listening.set()
                     if lost:
                         self.on_change(None, "reset")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table, Text, UniqueConstraint
 
 from ..club.chat import MAX_TEXT as MAX_CHAT_TEXT
 
@@ -196,6 +196,52 @@ sign_in_failures_table = Table(
 )
 """Password attempts counted against an address (``address:IP``) or a name (``name:KEY``) since
 the window began: in the database, so that every server process counts the same."""
+
+# ---------------------------------------------------------------------- the lobby's seeks (web/seeks.py)
+seeks_table = Table(
+    "cassino_seeks",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), nullable=False, index=True),
+    Column("preset", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("partnerships", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("pool", String(20), nullable=False, index=True),
+    Column("rating", Float, nullable=False),
+    Column("provisional", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("status", String(12), nullable=False, index=True),
+    Column("open_slot", String(32), nullable=True),
+    Column("game_id", String(32), nullable=True),
+    Column("ended", Float, nullable=True),
+    Column("away_since", Float, nullable=True),
+    UniqueConstraint("account_id", "open_slot", name="cassino_seeks_one_open"),
+)
+"""The lobby's seeks (``kind`` ``seek``) and Play now requests (``now``): who made it, its preset,
+seating and pool, the creator's rating when it was made (and whether it was provisional), and its
+``status``: ``open``, ``full``
+(its game is ``game_id``), ``cancelled``, ``expired`` or ``merged`` (a Play now request joined to an
+older one). ``open_slot`` is ``KIND:POOL`` while it is open and null after, so that the unique
+constraint allows one open seek per account, kind and pool; ``away_since`` is when the creator's
+last lobby page closed (null while one is open)."""
+seek_members_table = Table(
+    "cassino_seek_members",
+    metadata,
+    Column("seek_id", String(32), ForeignKey("cassino_seeks.id"), primary_key=True),
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), primary_key=True, index=True),
+    Column("place", Integer, nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("token_key", String(32), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("away_since", Float, nullable=True),
+)
+"""Who sits at a seek: its creator (``place`` 0) and each joiner in the order they joined, with the
+hash of the seat token its browser will hold (``club.seeks.seat_token`` of its session and of
+``token_key``, the id of the request it came with: the seek's own, or a Play now request joined to
+it), its rating when it joined, and since when its lobby page has been closed."""
 
 # ------------------------------------------------------------------ chat at the table (club/chat.py): new tables too
 chat_table = Table(

@@ -276,8 +276,10 @@ class Store:
         except Exception as exc:
             raise StoreError(f"game {game_id}: the database refused seat {seat}'s contribution: {exc}") from exc
 
-    def create_games(self, games: list[NewGame]) -> None:
-        """Several new games in one transaction, one statement per table (an import, or a test)."""
+    def create_games(self, games: list[NewGame], within: Connection | None = None) -> None:
+        """Several new games in one transaction, one statement per table (an import, or a test);
+        in the transaction of ``within`` when given (a full seek's game, made in the transaction
+        that takes its last seat: ``web.seek_store``)."""
         now = time.time()
         created = {g.id: now if g.created is None else g.created for g in games}
         tables: list[tuple[Table, list[dict[str, Any]]]] = [
@@ -336,7 +338,7 @@ class Store:
                 ],
             ),
         ]
-        with self.engine.begin() as conn:
+        with contextlib.nullcontext(within) if within is not None else self.engine.begin() as conn:
             for table, rows in tables:
                 if rows:
                     conn.execute(insert(table), rows)

@@ -20,6 +20,14 @@ let markSeen = null; // the server's mark of the sign-in when this page last ask
 /** Who is signed in ({ name, csrf }), or null. */
 export const signedIn = () => account;
 
+const watchers = []; // called when who is signed in changes (the lobby's seeks follow the account)
+let shownFor; // the name the watchers were last told of (undefined: none told yet)
+
+/** Call `fn(account)` whenever who is signed in changes, and once at the start. */
+export function onAccountChange(fn) {
+  watchers.push(fn);
+}
+
 /** A fetch's init for a request that changes something: it names this page's origin whatever the
  * page's Referrer-Policy (no-referrer, under which a browser may send "Origin: null") and, while
  * signed in, carries the session's CSRF token, without which the server refuses a write that
@@ -75,6 +83,11 @@ async function loadAccount() {
 /** The account area as things stand, in the language now chosen. */
 export function renderAccount() {
   if (!$("account")) return;
+  const who = account ? account.name : null;
+  if (who !== shownFor) {
+    shownFor = who;
+    for (const fn of watchers) fn(account);
+  }
   $("account-out").hidden = Boolean(account);
   $("account-in").hidden = !account;
   $("account-who").textContent = account ? t("account.signed_in_as", { name: account.name }) : "";

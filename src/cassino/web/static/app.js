@@ -9,6 +9,7 @@ import { motionOn } from "./motion.js";
 import { state } from "./state.js";
 import { forgetOldDeals, soundOn, setSound, setLearn } from "./storage.js";
 import { startAccount, renderAccount, refreshRatings } from "./account.js";
+import { startSeeks, stopSeeks, renderSeeks, renderSeekForm, wireSeeks } from "./seeks.js";
 import { loadConfig, showLobby, renderLobby, renderMyGames, renderRecent, learnToPlay, claim, openGame, renderInvites } from "./lobby.js";
 import { sayAgain } from "./cues.js";
 import { closeSocket, send } from "./connection.js";
@@ -33,12 +34,15 @@ function route(moved = null) {
   const id = params.get("game");
   const player = profileNameOf(location.pathname);
   closeSocket();
+  // the lobby's socket is the lobby's: leaving it (for a table, a profile, the leaderboards) cancels a Play now wait
+  if (id || player || location.pathname === "/leaderboard") stopSeeks();
   if (id && params.get("invite")) claim(id, params.get("invite"));
   else if (id) openGame(id, params.get("token"), { replay: params.has("replay") });
   else if (player) showProfile(player);
   else if (location.pathname === "/leaderboard") showLeaderboard();
   else {
     showLobby();
+    startSeeks();
     if (moved) refreshRatings(); // back in the lobby (a hash change): a rated game may have ended since
   }
 }
@@ -50,6 +54,8 @@ function rerender() {
   renderAccount();
   if (!$("profile-view").hidden) renderProfile();
   if (!$("leaderboard-view").hidden) renderLeaderboard();
+  renderSeekForm();
+  renderSeeks();
   if (!$("table-view").hidden && state.current) {
     render();
     renderInvites();
@@ -145,6 +151,7 @@ async function start() {
   document.addEventListener("keydown", keys);
   startProfiles();
   window.addEventListener("hashchange", route);
+  wireSeeks(); // before the account is known: the panel follows who signs in
   await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();
 }

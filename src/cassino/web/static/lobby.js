@@ -202,7 +202,7 @@ async function createGame(event) {
 /** Create a game and open its table, with the teaching settings it starts with. With a person at
  * the table, its first hand is dealt from a seed the server committed before the game existed
  * (POST /api/deals) and this page's own contribution, both kept here to check the hand after it. */
-async function startGame(body, learn) {
+export async function startGame(body, learn) {
   $("lobby-error").textContent = "";
   let first = null;
   if ((body.seats || [{ kind: "human" }]).some((s) => s.kind === "human")) {
