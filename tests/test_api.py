@@ -70,6 +70,11 @@ ERRORS_BY_MODULE = {
         "NoSuchSeekError",
         "NotYourSeekError",
         "SeekConflictError",
+        # chat at the table
+        "ChatError",
+        "ChatInputError",
+        "ChatClosedError",
+        "ChatRateError",
     },
     "cassino.web.errors": {
         "ServiceError",

@@ -49,7 +49,8 @@ export class MemoryStorage {
  * sent, else the code of its refusal. */
 export const chatProblems = (texts) =>
   fromServer(`import json
-from cassino.club.chat import ChatError, message_of
+from cassino.club.chat import message_of
+from cassino.club.errors import ChatError
 out = []
 for text in json.loads(${JSON.stringify(JSON.stringify(texts))}):
     try:

@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from ..errors import CassinoError
+from .errors import ChatClosedError, ChatInputError
 
 PHRASES: Final = ("hello", "good_luck", "well_played", "thanks", "one_moment", "oops", "good_game")
 """The preset phrases, by id, in the order a page offers them."""
@@ -66,40 +66,6 @@ class ChatLimit:
 
 CHAT_LIMIT: Final = ChatLimit(burst=5, window=10.0, keep=HISTORY)
 """Per seat: 5 messages within 10 seconds; 100 kept per game."""
-
-
-class ChatError(CassinoError):
-    """A chat request refused; ``code`` (one of ``CODES``) names the kind of problem."""
-
-    def __init__(self, message: str, code: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.extra: dict[str, Any] = extra
-        """More to say (``phrase``: the unknown one; ``max``: the longest text)."""
-
-
-class ChatInputError(ChatError):
-    """A message or setting that breaks the rules: an unknown phrase, a text empty, too long or
-    with a control character, an unknown field."""
-
-
-class ChatClosedError(ChatError):
-    """Free text where it is off: the creator chose phrases only, or the seat turned it off."""
-
-
-class ChatRateError(ChatError):
-    """A seat that sent its allowance within the window: ``retry_after`` seconds until the next
-    is taken (the oldest of the window leaves it)."""
-
-    def __init__(self, wait: float, limit: ChatLimit = CHAT_LIMIT) -> None:
-        self.retry_after = max(1, int(-(-wait // 1)))
-        super().__init__(
-            f"too many chat messages: at most {limit.burst} in {limit.window:g} s from a seat; "
-            f"try again in {self.retry_after} s",
-            "too_many",
-            retry_after=self.retry_after,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +198,7 @@ def message_of(body: dict[str, Any]) -> tuple[str | None, str | None]:
     >>> message_of({"text": "two\\nlines"})
     Traceback (most recent call last):
     ...
-    cassino.club.chat.ChatInputError: text holds the control character U+000A: a message is one line of plain text
+    cassino.club.errors.ChatInputError: text holds the control character U+000A: a message is one line of plain text
     """
     unknown = sorted(k for k in body if k not in MESSAGE_FIELDS)
     if unknown:

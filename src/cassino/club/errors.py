@@ -7,6 +7,8 @@ language; all are ``CassinoError``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import CassinoError
 
 
@@ -74,9 +76,49 @@ class SeekConflictError(SeekError):
     """A seek that is no longer open, already joined, one's own, or one too many (409)."""
 
 
+# chat at the table (cassino.club.chat)
+
+
+class ChatError(CassinoError):
+    """A chat request refused; ``code`` (one of ``CODES``) names the kind of problem."""
+
+    def __init__(self, message: str, code: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.extra: dict[str, Any] = extra
+        """More to say (``phrase``: the unknown one; ``max``: the longest text)."""
+
+
+class ChatInputError(ChatError):
+    """A message or setting that breaks the rules: an unknown phrase, a text empty, too long or
+    with a control character, an unknown field."""
+
+
+class ChatClosedError(ChatError):
+    """Free text where it is off: the creator chose phrases only, or the seat turned it off."""
+
+
+class ChatRateError(ChatError):
+    """A seat that sent its allowance within the window: ``retry_after`` seconds until the next
+    is taken (the oldest of the window leaves it)."""
+
+    def __init__(self, wait: float, burst: int, window: float) -> None:
+        self.retry_after = max(1, int(-(-wait // 1)))
+        super().__init__(
+            f"too many chat messages: at most {burst} in {window:g} s from a seat; try again in {self.retry_after} s",
+            "too_many",
+            retry_after=self.retry_after,
+        )
+
+
 __all__ = [
     "AccountError",
     "AccountInputError",
+    "ChatClosedError",
+    "ChatError",
+    "ChatInputError",
+    "ChatRateError",
     "NameTakenError",
     "NoSuchPlayerError",
     "NoSuchSeekError",

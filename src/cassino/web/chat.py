@@ -22,17 +22,14 @@ from ..club.chat import (
     HISTORY,
     MAX_TEXT,
     PHRASES,
-    ChatClosedError,
-    ChatError,
-    ChatInputError,
     ChatMessage,
-    ChatRateError,
     ChatRecords,
     TableChat,
     chat_mode,
     free_text_setting,
     message_of,
 )
+from ..club.errors import ChatClosedError, ChatError, ChatInputError, ChatRateError
 from .chat_store import CHAT_NOTE, QUIET_NOTE
 from .errors import ServiceError, StoreError
 from .model import LiveGame

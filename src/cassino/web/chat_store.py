@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select
 
-from ..club.chat import ChatLimit, ChatMessage, ChatRateError, TableChat
+from ..club.chat import ChatLimit, ChatMessage, TableChat
+from ..club.errors import ChatRateError
 from .errors import StoreError
 from .schema import chat_quiet_table, chat_settings_table, chat_table
 
@@ -78,7 +79,7 @@ class ChatStore:
                     )
                 ).one()
                 if int(recent[0]) >= limit.burst:
-                    raise ChatRateError(float(recent[1]) + limit.window - at, limit)
+                    raise ChatRateError(float(recent[1]) + limit.window - at, limit.burst, limit.window)
                 values = {"game_id": game_id, "seat": seat, "name": name, "at": at, "phrase": phrase, "text": text}
                 key = conn.execute(insert(chat_table), values).inserted_primary_key
                 assert key is not None
