@@ -37,6 +37,7 @@ from browser_support import (
 )
 from cassino.cards import CARD_NAMES
 from cassino.web import fair
+from test_web_ratings import first_game
 from web_support import ARTIFACTS, Server
 
 
@@ -1773,8 +1774,27 @@ def test_two_people_meet_through_a_seek_and_play_it_out(server: Server, browser:
     assert a.page.is_visible("#over") and b.page.is_visible("#over")
     record = httpx.get(f"{server.url}/api/games/{game}/record", timeout=10)
     assert record.status_code == 200  # over: the record is published
-    assert not a.errors and not b.errors, (a.errors, b.errors)
+    # both profiles list the game, and each new rating is the one Glicko-2 gives, worked out here
+    scores = {}
+    for name in ("Seek_Ann", "Seek_Bob"):
+        profile = httpx.get(f"{server.url}/api/users/{name}", timeout=10).json()
+        played = [g for g in profile["games"] if g["game"] == game]
+        assert len(played) == 1 and played[0]["rated"] is True, profile["games"]
+        score = {"win": 1.0, "loss": 0.0, "draw": 0.5}[played[0]["result"]]
+        rating, rd = first_game(score)
+        pool = profile["ratings"]["classic-2"]
+        assert pool["games"] == 1 and pool["provisional"] is True
+        assert abs(pool["rating"] - rating) < 0.01 and abs(pool["rd"] - rd) < 0.01, (name, pool, rating, rd)
+        scores[name] = score
+    assert scores["Seek_Ann"] + scores["Seek_Bob"] == 1.0
+    a.page.goto(f"{server.url}/@/Seek_Ann")
+    a.page.wait_for_selector("[data-testid=profile-replay]")
+    assert f"{round(first_game(scores['Seek_Ann'])[0])}?" in a.page.inner_text("[data-testid=profile-rating]")
+    # A's page closes: B sees A away within 10 s
+    a.page.goto(f"{server.url}/#game={game}")  # watching, not seated: A's seat has no page open now
     a.close()
+    b.page.wait_for_selector("[data-testid=seat-0][data-presence=away]", timeout=10_000)
+    assert not a.errors and not b.errors, (a.errors, b.errors)
     b.close()
 
 
