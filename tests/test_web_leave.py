@@ -32,6 +32,8 @@ from cassino.web import create_app
 from cassino.web.accounts import COOKIE, csrf_of
 from cassino.web.errors import ServiceError
 from cassino.web.payloads import state_payload
+from cassino.web.rating_store import RatingStore
+from cassino.web.ratings import Ratings
 from cassino.web.schema import forfeits_table, game_clocks_table, rated_games_table, rating_changes_table
 from cassino.web.service import GameService
 from cassino.web.store import database_url
@@ -337,6 +339,7 @@ def test_the_deadline_is_the_same_in_two_processes_and_a_claim_ends_the_game_in_
         with two_services() as (a, b):
             a.clock = b.clock = clock
             a.replicas.clock = b.replicas.clock = clock
+            ratings = [Ratings(RatingStore(s.store.engine), s, clock) for s in (a, b)]
             await a.start()
             await b.start()
             assert a.listener is not None and b.listener is not None
@@ -362,6 +365,17 @@ def test_the_deadline_is_the_same_in_two_processes_and_a_claim_ends_the_game_in_
             await _until(lambda: here.over, "the forfeit on the other process")
             assert here.game.forfeited is not None and here.game.forfeited.seat == 1 - mover
             assert here.game.forfeited.reason == "ran out of time: 30 s a move"
+            # both processes saw the end and tried to count it: it counts once, a loss for the forfeiter
+            await _until(lambda: all(game in r.seen for r in ratings), "both processes to see the end")
+            with a.store.engine.connect() as conn:
+                after = dict(
+                    conn.execute(
+                        select(rating_changes_table.c.seat, rating_changes_table.c.rating_after).where(
+                            rating_changes_table.c.game_id == game
+                        )
+                    ).all()
+                )
+            assert after == pytest.approx({mover: first_game(1.0), 1 - mover: first_game(0.0)}, abs=0.01)
             for service in (a, b):
                 await service.stop()
 
