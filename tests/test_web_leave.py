@@ -383,9 +383,9 @@ def test_the_deadline_is_the_same_in_two_processes_and_a_claim_ends_the_game_in_
 
 
 def test_two_claims_at_the_same_moment_make_one_forfeit() -> None:
-    """Two processes, each asked to claim the same game at the same moment (its two people, each
-    claiming the other who ran out of time... one of them at a time: the forfeit is conditional on
-    the game's ply, so exactly one is stored and the other is told the game is over."""
+    """Two processes, each asked at the same moment to claim the same game from the seat whose clock
+    ran out: the forfeit is conditional on the game's ply and on its being in play, so exactly one
+    is stored and the other is told the game is over."""
     clock = Clock()
     with two_services() as (a, b):
         for service in (a, b):
