@@ -241,7 +241,7 @@ def test_websocket_moves_errors_hints_and_spectators(client: TestClient) -> None
         ws.send_json({"type": "dance"})
         assert (
             ws.receive_json()["error"]
-            == "message type must be 'move', 'next', 'undo', 'contribute', 'hint', 'coach', 'lessons', 'chat', "
+            == "message type must be 'move', 'next', 'undo', 'contribute', 'hint', 'coach', 'lessons', 'claim', 'chat', "
             "'chat_settings', 'chat_history' or 'state'"
         )
         ws.send_json({"type": "move", "move": first["legal"][0]["move"], "version": 0})

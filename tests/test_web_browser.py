@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -1833,6 +1834,61 @@ def test_play_now_seats_two_people_and_offers_a_computer_player(server: Server, 
     for p in (a, b, c):
         assert not p.errors, p.errors
         p.close()
+
+
+def test_a_rated_game_left_is_claimed_after_the_grace(tmp_path: Path, browser: Any) -> None:
+    """Two accounts at a rated table made from a seek with a move clock (a server with a 2-second
+    grace): the clock shows on the seat to move; A's page closes, B sees A away within 10 s, then
+    the claim line and its button; B claims, the game is over with A's forfeit, and both profiles
+    show it. Axe-clean with the claim on screen."""
+    s = Server(f"sqlite:///{tmp_path / 'web.sqlite3'}", bot_delay=0.0, extra=("--no-rate-limits", "--grace", "2"))
+    try:
+        a, b = Page(browser, 1280, 800, motion=False), Page(browser, 1280, 800, motion=False)
+        sign_up_in_the_lobby(a, s, "Leave_Ann")
+        sign_up_in_the_lobby(b, s, "Leave_Bob")
+        a.page.click("#seek-post summary")
+        a.page.select_option("[data-testid=seek-clock]", "120")
+        a.page.click("[data-testid=seek-submit]")
+        posted = b.page.wait_for_selector("[data-testid=seek]", timeout=5_000)
+        assert posted is not None
+        seek = posted.get_attribute("data-seek")
+        assert " · 120 s a move · " in b.page.inner_text(f"[data-seek='{seek}'] .seek-text")
+        b.page.click(f"[data-seek='{seek}'] button")
+        game = on_the_table(b)
+        assert on_the_table(a) == game
+        clock = b.page.wait_for_selector(
+            "[data-testid=seat-0] [data-testid=clock], [data-testid=seat-1] [data-testid=clock]"
+        )
+        assert clock is not None and float(clock.get_attribute("data-deadline") or 0) > time.time() + 60
+        assert clock.inner_text().startswith(("1:", "2:"))
+        a.close()
+        b.page.wait_for_selector("[data-testid=seat-0][data-presence=away]", timeout=10_000)
+        b.page.wait_for_selector("[data-testid=claim-button]:visible", timeout=10_000)
+        assert b.page.inner_text("[data-testid=claim-text]") == (
+            "Leave_Ann left the table and has not come back: you may claim the game, or wait"
+        )
+        assert b.page.is_visible("[data-testid=claim-wait]")
+        assert axe_violations(b.page) == []
+        b.page.click("[data-testid=claim-wait]")
+        assert (
+            b.page.inner_text("[data-testid=claim-text]")
+            == "You are waiting for Leave_Ann: you may still claim the game"
+        )
+        b.page.click("[data-testid=claim-button]")
+        b.page.wait_for_selector("#over-forfeit:visible", timeout=10_000)
+        assert b.page.inner_text("#over-forfeit") == (
+            "Leave_Ann forfeited the game: left the table and did not come back in time"
+        )
+        for name, result in (("Leave_Ann", "loss"), ("Leave_Bob", "win")):
+            [played] = httpx.get(f"{s.url}/api/users/{name}", timeout=10).json()["games"]
+            assert (played["game"], played["result"], played["forfeit"], played["rated"]) == (game, result, 0, True)
+        b.page.goto(f"{s.url}/@/Leave_Bob")
+        b.page.wait_for_selector("[data-testid=profile-replay]")
+        assert "an opponent forfeited" in b.page.inner_text("#profile-games")
+        assert not b.errors, b.errors
+        b.close()
+    finally:
+        s.stop()
 
 
 @pytest.mark.parametrize("language", ["de", "id"])

@@ -212,7 +212,19 @@ def test_the_refusals_say_what_is_wrong(client: TestClient) -> None:
         "rated": ({"rated": 1}, "rated must be true or false"),
         "unknown": (
             {"options": {}},
-            "unknown field 'options' for a seek; the fields are: preset, players, partnerships, rated",
+            "unknown field 'options' for a seek; the fields are: preset, players, partnerships, rated, move_seconds",
+        ),
+        "move clock": (
+            {"rated": True, "move_seconds": 45},
+            "move_seconds must be 0, 30, 60 or 120 (seconds a move; 0: no clock)",
+        ),
+        "move clock type": (
+            {"rated": True, "move_seconds": True},
+            "move_seconds must be 0, 30, 60 or 120 (seconds a move; 0: no clock)",
+        ),
+        "move clock unrated": (
+            {"move_seconds": 60},
+            "a move clock is for rated games only: set rated to true, or move_seconds to 0",
         ),
     }
     for what, (body, message) in bad.items():
@@ -272,6 +284,7 @@ def test_a_four_player_partnership_seek_fills_seat_by_seat(client: TestClient) -
             "players": 4,
             "partnerships": True,
             "rated": True,
+            "move_seconds": 0,
             "seat": 1,
             "game": last.json()["game"],
             "token": seat_token(bob.session, seek),

@@ -261,6 +261,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
         raise CliError(f"--bot-workers must be 0 to 64 (0: think in threads), got {args.bot_workers}")
     if args.expire_after is not None and args.expire_after <= 0:
         raise CliError(f"--expire-after must be more than 0 seconds, got {args.expire_after:g}")
+    if args.grace is not None and not 0 <= args.grace <= 86400:
+        raise CliError(f"--grace must be 0 to 86400 seconds, got {args.grace:g}")
     if args.database is None:  # SQLite in a folder: checked now, not when the first game is stored
         from ..web.store import default_data_dir
 
@@ -273,6 +275,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
         extra["bot_workers"] = args.bot_workers
     if args.expire_after is not None:
         extra["expire_after"] = args.expire_after
+    if args.grace is not None:
+        extra["grace"] = args.grace
     if args.allow_bots is not None:
         extra["programs"] = _programs(args)
     run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay, args.durable, **extra)
@@ -403,6 +407,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help="abandon a game nobody has moved in for this long (default 259200: 3 days)",
+    )
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long one who left a rated game has to come back before the others may claim it (default 180)",
     )
     p.add_argument(
         "--allow-bots",

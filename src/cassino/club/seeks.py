@@ -14,6 +14,8 @@ Play now joins a waiting request of a near rating in the same pool, or waits to 
 - **Near ratings** (``near``): two Play now requests match when their ratings differ by at most
   ``MATCH_WINDOW`` points, widening by ``WIDEN_PER_SECOND`` for each second the older one has
   waited, up to ``MAX_WINDOW``.
+- **Move clock** (``MOVE_CLOCKS``): a rated seek or Play now request may ask for seconds a move;
+  Play now meets only requests with the same clock.
 - **A computer player of your level** (``level_for_rating``): the rating bands of ``RATING_LEVELS``.
 - **Expiry**: a seek older than ``MAX_AGE`` seconds expires, and so does one whose creator's lobby
   has been closed for ``AWAY_GRACE`` seconds (``NOW_GRACE`` for a Play now request, which can no
@@ -63,8 +65,11 @@ RATING_LEVELS: Final[tuple[tuple[float, str], ...]] = (
 """The computer player of a rating: the first level whose bound the rating is below (under 1200
 beginner, 1200-1399 novice, 1400-1599 casual, 1600-1799 club, 1800-1999 expert, 2000 and up
 master). A new account's 1500 is ``casual``, the lobby's default opponent."""
-SEEK_FIELDS: Final = ("preset", "players", "partnerships", "rated")
-PLAY_NOW_FIELDS: Final = ("preset", "players", "partnerships", "wait")
+SEEK_FIELDS: Final = ("preset", "players", "partnerships", "rated", "move_seconds")
+PLAY_NOW_FIELDS: Final = ("preset", "players", "partnerships", "wait", "move_seconds")
+MOVE_CLOCKS: Final = (0, 30, 60, 120)
+"""The move clocks a rated game may have: seconds a move (0: none, the default). Past it, the
+others may claim the game (``cassino.web.leave``)."""
 SEEK: Final = "seek"
 PLAY_NOW: Final = "now"
 """The two kinds of seek: one listed in the lobby, and a Play now request (never listed)."""
@@ -72,12 +77,14 @@ PLAY_NOW: Final = "now"
 
 @dataclass(frozen=True, slots=True)
 class SeekSpec:
-    """What a seek asks for: a preset, its seating, whether it is rated, and its pool."""
+    """What a seek asks for: a preset, its seating, whether it is rated, its move clock (seconds a
+    move, 0: none; rated games only), and its pool."""
 
     preset: str
     players: int
     partnerships: bool
     rated: bool
+    move_seconds: int = 0
 
     @property
     def pool(self) -> str:
@@ -85,7 +92,13 @@ class SeekSpec:
         return rating_key(self.preset, self.players, self.partnerships)
 
     def to_json(self) -> dict[str, Any]:
-        return {"preset": self.preset, "players": self.players, "partnerships": self.partnerships, "rated": self.rated}
+        return {
+            "preset": self.preset,
+            "players": self.players,
+            "partnerships": self.partnerships,
+            "rated": self.rated,
+            "move_seconds": self.move_seconds,
+        }
 
 
 def known(body: dict[str, Any], allowed: tuple[str, ...], what: str) -> None:
@@ -111,15 +124,30 @@ def _seating(body: dict[str, Any]) -> tuple[str, int, bool]:
     return str(preset), int(players), partnerships
 
 
+def _move_clock(body: dict[str, Any], rated: bool) -> int:
+    """A request's ``move_seconds``: one of ``MOVE_CLOCKS`` (0 by default), and only for a rated game."""
+    seconds = body.get("move_seconds", 0)
+    if isinstance(seconds, bool) or seconds not in MOVE_CLOCKS:
+        choices = ", ".join(str(c) for c in MOVE_CLOCKS[:-1])
+        raise SeekInputError(
+            f"move_seconds must be {choices} or {MOVE_CLOCKS[-1]} (seconds a move; 0: no clock)", "move_seconds"
+        )
+    if seconds and not rated:
+        raise SeekInputError(
+            "a move clock is for rated games only: set rated to true, or move_seconds to 0", "move_seconds"
+        )
+    return int(seconds)
+
+
 def seek_of_request(body: dict[str, Any]) -> SeekSpec:
-    """A new seek's ``{"preset", "players", "partnerships", "rated"}`` (classic, 2, false, false
-    by default), or ``SeekInputError`` naming the field."""
+    """A new seek's ``{"preset", "players", "partnerships", "rated", "move_seconds"}`` (classic, 2,
+    false, false, 0 by default), or ``SeekInputError`` naming the field."""
     known(body, SEEK_FIELDS, "a seek")
     preset, players, partnerships = _seating(body)
     rated = body.get("rated", False)
     if not isinstance(rated, bool):
         raise SeekInputError("rated must be true or false", "rated")
-    return SeekSpec(preset, players, partnerships, rated)
+    return SeekSpec(preset, players, partnerships, rated, _move_clock(body, rated))
 
 
 def play_now_of_request(body: dict[str, Any]) -> tuple[SeekSpec, int]:
@@ -130,7 +158,7 @@ def play_now_of_request(body: dict[str, Any]) -> tuple[SeekSpec, int]:
     wait = body.get("wait", DEFAULT_WAIT)
     if isinstance(wait, bool) or not isinstance(wait, int) or not 0 <= wait <= MAX_WAIT:
         raise SeekInputError(f"wait must be a whole number of seconds from 0 to {MAX_WAIT}", "wait")
-    return SeekSpec(preset, players, partnerships, True), wait
+    return SeekSpec(preset, players, partnerships, True, _move_clock(body, True)), wait
 
 
 def window(waited: float) -> float:

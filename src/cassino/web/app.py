@@ -15,7 +15,8 @@ import errno
 import logging
 import os
 import socket as sockets
-from collections.abc import AsyncIterator, Awaitable, Collection
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from .accounts import CrossSiteGuard, add_account_routes
 from .card_images import back_svg, card_svg
 from .errors import ListenError, ServiceError
 from .i18n import LANGUAGE_NAMES, LANGUAGES, catalogue_json
+from .leave import GRACE
 from .limits import (
     JSON_TYPE,
     MAX_BODY_BYTES,
@@ -153,7 +155,7 @@ async def _read_body(scope: Scope, receive: Receive) -> bytes:
 
 
 SOCKET_MESSAGES = (
-    *("move", "next", "undo", "contribute", "hint", "coach", "lessons"),
+    *("move", "next", "undo", "contribute", "hint", "coach", "lessons", "claim"),
     *("chat", "chat_settings", "chat_history"),  # chat at the table (chat.py)
     "state",
 )
@@ -259,6 +261,8 @@ def create_app(
     bot_workers: int = 0,
     programs: Programs | None = None,
     passwords: Passwords | None = None,
+    grace: float = GRACE,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The app over a database URL (SQLite in ``data_dir`` by default) or a given store. Pages of
     ``allowed_origins`` (default: ``CASSINO_ALLOWED_ORIGINS``, comma-separated, e.g.
@@ -268,7 +272,9 @@ def create_app(
     ``expire_after`` seconds are abandoned. Computer players and coaches think in ``bot_workers``
     worker processes (0: in threads of this process, as tests do). ``programs``: the folder of bot
     programs a seat may name (``--allow-bots``), each run in a process of its own under limits.
-    ``passwords``: how account passwords are hashed (argon2-cffi's defaults unless given)."""
+    ``passwords``: how account passwords are hashed (argon2-cffi's defaults unless given).
+    ``grace``: seconds one who left a rated game has to come back before the others may claim it.
+    ``clock``: epoch seconds, for the games, the lobby and the accounts (tests fake it)."""
     if allowed_origins is None:
         allowed_origins = os.environ.get("CASSINO_ALLOWED_ORIGINS", "").split(",")
     origins = {o.strip().lower().rstrip("/") for o in allowed_origins if o.strip()}
@@ -279,6 +285,8 @@ def create_app(
         expire_after=expire_after,
         thinkers=Thinkers(workers=bot_workers),
         programs=programs,
+        grace=grace,
+        clock=clock,
     )
     accounts = Accounts(the_store.accounts, passwords or Passwords(), service.clock)
     ratings = Ratings(RatingStore(the_store.engine), service, service.clock)
@@ -433,6 +441,14 @@ def create_app(
         seat, token = service.claim(game_id, await _json_body(request))
         return {"seat": seat, "token": token, "link": f"/#game={game_id}&token={token}"}
 
+    @app.post("/api/games/{game_id}/claim-game")
+    async def claim_game(game_id: str, request: Request) -> dict[str, Any]:
+        """Claim a rated game from a seat whose person left for the grace time, or whose move clock
+        ran out (``leave``): that seat forfeits. Not ``/claim``, which exchanges an invitation."""
+        token = _token(request)
+        live = service.claim_game(game_id, token, await _json_body(request), client=client_of(request))
+        return state_payload(live, service.seat_of(live, token))
+
     @app.get("/api/games/{game_id}")
     async def get_state(game_id: str, request: Request) -> dict[str, Any]:
         live = service.get(game_id)
@@ -578,6 +594,8 @@ async def _serve_socket(
                         sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
                 elif kind == "undo":
                     service.undo(live.id, token, client=client)
+                elif kind == "claim":
+                    service.claim_game(live.id, token, {k: v for k, v in message.items() if k != "type"}, client=client)
                 elif kind == "contribute":
                     service.contribute(live.id, token, message.get("hand"), message.get("value"), client=client)
                 elif kind == "hint":
@@ -627,6 +645,7 @@ def run_server(
     expire_after: float = EXPIRE_AFTER,
     rate_limits: bool = True,
     programs: Programs | None = None,
+    grace: float = GRACE,
 ) -> None:
     """``cassino serve``: the app under uvicorn, printing where to open it once it has the port (a
     taken port is a one-line ``ListenError``, before any address is printed)."""
@@ -641,6 +660,7 @@ def run_server(
         expire_after=expire_after,
         rate_limits=rate_limits,
         programs=programs,
+        grace=grace,
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"cassino: open http://{shown}:{port}/ to play (games stored in {store.describe()})", flush=True)

@@ -55,7 +55,7 @@ class Background:
         thinkers: Thinkers,
         commit: Callable[[LiveGame, int, MoveCode], None],
         end_count: Callable[[LiveGame], None],
-        forfeit: Callable[[LiveGame, int, str], None],
+        forfeit: Callable[[LiveGame, int, str], object],
         bot_delay: float,
         programs: Programs | None = None,
     ) -> None:

@@ -128,6 +128,19 @@ class LiveGame(Table):
         """Each seat's review once asked for, made once (its JSON, when the task is done)."""
         self.cache: dict[str, Any] = {}
         """Parts of the public payload that change only between hands, by ``payloads``."""
+        self.rated = False
+        """Whether it counts for ratings (a row in ``cassino_rated_games``): only then may its
+        people claim it from one who left, or whose move clock ran out (``leave``)."""
+        self.grace = 180.0
+        """Seconds one who left may take to come back before the others may claim (``leave``)."""
+        self.move_seconds = 0
+        """Seconds each move may take (0: no move clock)."""
+        self.turn_began = created
+        """When the turn in play began (epoch seconds, from stored times: the last move, or the end
+        of the count before the hand), what the move clock counts from."""
+        self.loaded = created
+        """When this process made or loaded its copy: a seat it has heard nothing of since counts as
+        away from then."""
 
     def adopt(self, fresh: Table) -> None:
         """Take the position of ``fresh`` (the same game rebuilt from the store), keeping this copy's
@@ -136,6 +149,7 @@ class LiveGame(Table):
         assert isinstance(fresh, LiveGame)
         self.hands, self.dealer, self.invites = fresh.hands, fresh.dealer, fresh.invites
         self.help_allowed = fresh.help_allowed
+        self.rated, self.move_seconds, self.turn_began = fresh.rated, fresh.move_seconds, fresh.turn_began
         self.contributions, self.last_move, self.stale = fresh.contributions, fresh.last_move, False
         self.cache.clear()
 

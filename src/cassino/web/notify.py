@@ -18,8 +18,11 @@ CHANNEL = "cassino"
 """The PostgreSQL notification channel; a payload is ``<game id> <origin> <what>``: the store that
 wrote it, and ``move <ply>`` (the game now has that many moves) or ``reset`` (a takeback, a
 claimed seat, a press of next). A move's notification carries the move itself
-(``move <ply> <seat> <hands> <line>``: the game's moves and hands after it), so that a process can
-play it into its copy without reading the database."""
+(``move <ply> <seat> <hands> <at> <line>``: the game's moves and hands after it, and when it was
+stored), so that a process can play it into its copy without reading the database, and start the
+next turn's move clock from the same moment. A person's page coming or going is ``presence <seat>
+online|away <since>``, and ``presence?`` asks the processes holding pages of a game to say so again
+(a process that has just loaded it)."""
 LOBBY_CHANNEL = "cassino_lobby"
 """The lobby's channel (``web.seeks``): ``lobby <origin> seeks`` when the open seeks changed, and
 ``lobby <origin> ready <seek id>`` when a seek's game was made (its members' pages are told)."""

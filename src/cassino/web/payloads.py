@@ -21,6 +21,7 @@ from ..moves import format_code as _format_code
 from ..scoring import CountItem, expected_checksum
 from ..table import HUMAN, Frame
 from ..view import View, build_is_single, spectator_view, view_of
+from .leave import claims, forfeit_json, move_deadline
 from .model import LiveGame
 
 format_code = lru_cache(maxsize=1 << 16)(_format_code)
@@ -147,9 +148,12 @@ def presence(live: LiveGame) -> list[dict[str, Any]]:
 
 
 def _forfeit(live: LiveGame) -> dict[str, Any] | None:
-    """The seat that forfeited the game and why (its program hung, crashed or answered no legal move)."""
+    """The seat that forfeited the game and why (its program hung, crashed or answered no legal
+    move; or the game was claimed from it: ``claimed`` says why, for the page's words)."""
     done = live.game.forfeited
-    return None if done is None else {"seat": done.seat, "reason": done.reason}
+    if done is None:
+        return None
+    return {"seat": done.seat, "reason": done.reason, "claimed": forfeit_json(done.reason)}
 
 
 def public_payload(live: LiveGame) -> dict[str, Any]:
@@ -173,6 +177,10 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "winner": live.game.winner,
         "forfeit": _forfeit(live),
         "presence": presence(live),
+        "rated": live.rated,
+        "claims": [c.to_json() for c in claims(live)],
+        "move_seconds": live.move_seconds,
+        "move_deadline": move_deadline(live),
         "help": live.help_allowed,
         "scores": view.scores,
         "hand_number": live.hand_number,

@@ -17,6 +17,7 @@ from ..rules import Rules
 from ..table import Seat, TableError
 from .errors import ServiceError
 from .fair import parse_deck
+from .leave import GRACE
 from .model import Dealer, LiveGame, NextDeal
 from .programs import Programs
 from .requests import bot_player
@@ -37,9 +38,12 @@ class Replicas:
         clock: Callable[[], float],
         changed: Callable[[LiveGame], None],
         programs: Programs | None = None,
+        grace: float = GRACE,
     ) -> None:
+        """``grace``: seconds one who left a rated game has to come back (``leave``)."""
         self.store, self.games, self.clock, self.on_changed = store, games, clock, changed
         self.programs = programs
+        self.grace = grace
 
     def load(self, game_id: str) -> LiveGame:
         """The stored game, rebuilt and kept; 404 when there is none."""
@@ -91,6 +95,9 @@ class Replicas:
         live.abandoned = "" if live.over else refused
         live.contributions = {h: dict(c) for h, c in stored.contributions.items() if h < number}
         live.resume_count(stored.ready, stored.count_deadline)
+        live.rated, live.move_seconds, live.grace = stored.rated, stored.move_seconds, self.grace
+        live.turn_began = turn_began(live, stored)
+        live.loaded = self.clock()
         return live
 
     def heard(self, game_id: str | None, what: str) -> None:
@@ -103,10 +110,6 @@ class Replicas:
                 if what.startswith("move "):
                     if not self._play_heard(live, what):
                         self._catch_up(live)
-                elif what.startswith("presence "):
-                    _, seat, where, since = what.split(" ")
-                    live.presence[int(seat)] = (where, float(since))
-                    self.on_changed(live)
                 else:
                     self.reload(live)
             except Exception:
@@ -122,14 +125,16 @@ class Replicas:
         """Play the move a notification carries when it is the very next one of this copy and
         deals no new hand (which needs the new seed); False when it is not, or is no move line."""
         try:
-            _, ply_after, seat, hands, line = what.split(" ", 4)
+            _, ply_after, seat, hands, at, line = what.split(" ", 5)
             if int(ply_after) <= live.ply:
                 return True  # already here (this copy's own write, or read since)
             if int(ply_after) != live.ply + 1 or int(hands) != len(live.hands):
                 return False
+            moved_at = float(at)
             live.play(int(seat), parse_code(line))
         except (ValueError, MoveError, IllegalMoveError, TableError):
             return False
+        live.turn_began = moved_at
         self._moved(live)
         return True
 
@@ -148,6 +153,8 @@ class Replicas:
             except (MoveError, IllegalMoveError, TableError):
                 self.reload(live)
                 return
+        if progress.last_move is not None:
+            live.turn_began = progress.last_move
         self._moved(live)
 
     def moved_elsewhere(self, live: LiveGame) -> None:
@@ -166,3 +173,15 @@ class Replicas:
             raise StoreError(f"game {live.id} is no longer in the database")
         live.adopt(self.rebuild(stored))
         self.on_changed(live)
+
+
+def turn_began(live: LiveGame, stored: StoredGame) -> float:
+    """When the turn in play began, from stored times only (so every process agrees): the last
+    move's; at the first turn of a hand after a count, that count's end (when everyone pressed next,
+    kept with the clock, else its timer's deadline)."""
+    began = live.last_move
+    if len(stored.hands) < 2 or live.state.moves_played or not live.humans:
+        return began
+    if set(live.humans) <= stored.ready:
+        return max(began, stored.count_ended or began)
+    return max(began, stored.count_deadline or began)

@@ -289,6 +289,27 @@ chat_quiet_table = Table(
 """The seats that turned free text off for themselves at a game: they neither send nor see it."""
 
 
+# ---------------------------------------------------------------------- leaving and the move clock (web/leave.py): new tables
+game_clocks_table = Table(
+    "cassino_game_clocks",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("move_seconds", Integer, nullable=False),
+    Column("count_ended", Float, nullable=True),
+)
+"""A rated game's move clock: the seconds each move may take, and when the last count between hands
+ended by everyone pressing next (null until one did): with the time of the last move
+(``cassino_game_activity``) and the count's own deadline, when the turn in play began, the same in
+every process. A game without a row has no clock."""
+seek_clocks_table = Table(
+    "cassino_seek_clocks",
+    metadata,
+    Column("seek_id", String(32), ForeignKey("cassino_seeks.id"), primary_key=True),
+    Column("move_seconds", Integer, nullable=False),
+)
+"""The move clock a rated seek or Play now request asked for (a seek without a row has none)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     """A seat as stored: a person (``human``, with the hash of its token) or a computer player."""
@@ -361,6 +382,12 @@ class StoredGame:
     """The seat that forfeited the game and why, if one did."""
     help_allowed: bool = True
     """Whether hints and the coach's notes may be asked for (``help_table``)."""
+    rated: bool = False
+    """Whether it has a row in ``cassino_rated_games`` (its people may claim it from one who left)."""
+    move_seconds: int = 0
+    """Seconds a move may take (``game_clocks_table``; 0: no clock)."""
+    count_ended: float | None = None
+    """When the last count ended by everyone pressing next, for a game with a clock."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +397,8 @@ class Progress:
 
     moves: list[MoveRow]
     hands: int
+    last_move: float | None = None
+    """When the last of them was stored (``cassino_game_activity``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,6 +420,8 @@ class NewGame:
     """The first hand's contributions, by seat."""
     help_allowed: bool = True
     """Whether hints and the coach's notes may be asked for."""
+    move_seconds: int = 0
+    """Seconds a move may take (a rated game's move clock; 0: none)."""
 
 
 # ---------------------------------------------------------------------- ratings and profiles

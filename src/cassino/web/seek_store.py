@@ -24,7 +24,15 @@ from sqlalchemy.exc import IntegrityError
 from ..club.errors import NoSuchSeekError, NotYourSeekError, SeekConflictError
 from ..club.seeks import AWAY_GRACE, MAX_AGE, MAX_OPEN_PER_ACCOUNT, NOW_GRACE, PLAY_NOW, SEEK, SeekSpec, near
 from .notify import LOBBY_CHANNEL
-from .schema import NewGame, accounts_table, rated_games_table, seat_holders_table, seek_members_table, seeks_table
+from .schema import (
+    NewGame,
+    accounts_table,
+    rated_games_table,
+    seat_holders_table,
+    seek_clocks_table,
+    seek_members_table,
+    seeks_table,
+)
 from .store import Store
 
 _seeks = seeks_table.c
@@ -189,8 +197,14 @@ class SeekStore:
     def _rows(self, conn: Connection, condition: Any, lock: bool = False, limit: int | None = None) -> list[SeekRow]:
         """Seeks with their members, oldest first; ``lock`` locks their rows (PostgreSQL)."""
         query = (
-            select(seeks_table, _accounts.name.label("by"), _accounts.deleted.label("gone"))
+            select(
+                seeks_table,
+                _accounts.name.label("by"),
+                _accounts.deleted.label("gone"),
+                seek_clocks_table.c.move_seconds,
+            )
             .join(accounts_table, _accounts.id == _seeks.account_id)
+            .outerjoin(seek_clocks_table, seek_clocks_table.c.seek_id == _seeks.id)
             .where(condition)
             .order_by(_seeks.created, _seeks.id)
         )
@@ -219,7 +233,7 @@ class SeekStore:
                 r.kind,
                 r.account_id,
                 r.by,
-                SeekSpec(r.preset, r.players, bool(r.partnerships), bool(r.rated)),
+                SeekSpec(r.preset, r.players, bool(r.partnerships), bool(r.rated), int(r.move_seconds or 0)),
                 r.pool,
                 r.rating,
                 bool(r.provisional),
@@ -301,6 +315,8 @@ class SeekStore:
             raise SeekConflictError(
                 f"you have {what} for {spec.pool} already: one per pool (cancel it to post another)", "one_per_pool"
             ) from None
+        if spec.move_seconds:
+            conn.execute(insert(seek_clocks_table), {"seek_id": seek_id, "move_seconds": spec.move_seconds})
         conn.execute(
             insert(seek_members_table),
             {
@@ -447,7 +463,7 @@ class SeekStore:
             if mine is not None:
                 return Taken(mine)
             for seek in waiting:
-                if seek.full or not present(seek):
+                if seek.full or not present(seek) or seek.spec.move_seconds != spec.move_seconds:
                     continue
                 if near(who.rating, seek.rating, now - seek.created):
                     self._too_many(conn, who.account_id, now)
@@ -475,6 +491,8 @@ class SeekStore:
                     room = older.spec.players - len(older.members)
                     accounts = {m.account_id for m in older.members}
                     if len(younger.members) > room or accounts & {m.account_id for m in younger.members}:
+                        continue
+                    if younger.spec.move_seconds != older.spec.move_seconds:
                         continue
                     if not near(older.rating, younger.rating, now - older.created):
                         continue

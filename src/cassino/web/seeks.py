@@ -201,7 +201,8 @@ class Lobby:
     def _table(self, seek: SeekRow) -> NewTable:
         """The game of a full seek: its preset and seating, each member at its seat (in the order
         they came) holding the token its browser derives, unlisted, no hints (a contest), the count
-        between hands at most ``SEEK_NEXT_AFTER`` seconds; rated in the seek's pool when it was."""
+        between hands at most ``SEEK_NEXT_AFTER`` seconds; rated in the seek's pool when it was, with
+        its move clock."""
         spec = seek.spec
         rules = make_rules(spec.preset, players=spec.players, partnerships=spec.partnerships)
         game_id = secrets.token_hex(8)
@@ -219,6 +220,7 @@ class Lobby:
             created=self.clock(),
             seeds={1: seed, 2: new_seed()},
             help_allowed=False,
+            move_seconds=spec.move_seconds if spec.rated else 0,
         )
         holders = [(i, m.account_id) for i, m in enumerate(seek.members)]
         return NewTable(game, holders, seek.pool if spec.rated else None)

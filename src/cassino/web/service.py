@@ -32,6 +32,7 @@ from .coaching import Coaching
 from .deals import Deals, NewHand
 from .errors import ServiceError
 from .fair import deck_text, derive_deck, new_seed, seed_commitment
+from .leave import GRACE, choose, reason
 from .limits import CREATE_RATE, MOVE_RATE, Rate, RateLimit, duration
 from .model import Dealer, LiveGame, NextDeal, Subscriber
 from .notify import Listener
@@ -76,12 +77,15 @@ class GameService:
         clock: Callable[[], float] = time.time,
         thinkers: Thinkers | None = None,
         programs: Programs | None = None,
+        grace: float = GRACE,
     ) -> None:
         """``expire_after``: seconds without a move before a game is abandoned; the rates: each
         client's token buckets for new games and for moves; ``clock``: epoch seconds (tests fake it);
         ``thinkers``: where computer players and coaches search (default: threads of this process);
-        ``programs``: the bot programs a seat may name (``--allow-bots``; None: none)."""
+        ``programs``: the bot programs a seat may name (``--allow-bots``; None: none); ``grace``:
+        seconds one who left a rated game has to come back before the others may claim it."""
         self.programs = programs
+        self.grace = grace
         self.store = store
         self.thinkers = thinkers or Thinkers(workers=0)
         self.expire_after = expire_after
@@ -99,7 +103,7 @@ class GameService:
         self.background = Background(
             self.games, self.thinkers, self.commit, self.end_count, self.forfeit, bot_delay, programs
         )
-        self.replicas = Replicas(store, self.games, clock, self._moved, programs)
+        self.replicas = Replicas(store, self.games, clock, self._moved, programs, grace)
         self.deals = Deals(store, clock, self.deal_limit, self.replicas.moved_elsewhere)
         self.coaching = Coaching(self.asker, self.thinkers)
         self.chats = Chats(store.chat, self.asker, clock)
@@ -119,6 +123,9 @@ class GameService:
         this process's copies of the games (and a lost connection makes both read again)."""
         if what.startswith("chat"):
             self.chats.heard(self.games.get(game_id) if game_id else None, what)
+            return
+        if game_id is not None and what.startswith("presence"):
+            self._heard_presence(game_id, what)
             return
         if game_id is None:
             self.chats.forget()
@@ -182,7 +189,8 @@ class GameService:
             help_allowed=help_allowed,
         )
         live.contributions[1] = given
-        live.last_move = now
+        live.last_move = live.turn_began = live.loaded = now
+        live.grace = self.grace
         self.games[game_id] = live
         self.chats.created(live, chat)
         self.background.schedule_bots(live)
@@ -194,6 +202,8 @@ class GameService:
         live = self.games.get(game_id)
         if live is None:
             live = self.replicas.load(game_id)
+            if live.rated and not live.over:
+                self.store.announce(live.id, "presence?")  # pages open through other processes say so
             self._expire(live)
             if (live.over or live.abandoned) and not live.subscribers:
                 del self.games[game_id]  # nothing will change in it: read again when asked for again
@@ -332,29 +342,53 @@ class GameService:
             log.error("%s", exc)
             live.stale = True  # read again from the store before its next use
             raise ServiceError(503, "the move could not be saved, so it was not made: try again") from None
-        live.last_move = now
+        live.last_move = live.turn_began = now
         self.deals.dealt(live, new)
         self._changed(live)
 
-    def forfeit(self, live: LiveGame, seat: int, reason: str) -> None:
-        """A computer player that could not go on (its program hung, crashed or answered no legal
-        move) forfeits the game: stored first, then the table ends and the watchers hear why. A
-        game another process moved or ended meanwhile is read again instead (its player is asked
-        again there, if it is still to move)."""
+    def forfeit(self, live: LiveGame, seat: int, reason: str) -> bool:
+        """A seat forfeits the game: a computer player that could not go on (its program hung,
+        crashed or answered no legal move), or a person the others claimed the game from
+        (``claim_game``). Stored first (only if the game is still at this copy's ply and not over),
+        then the table ends and the watchers hear why. A game another process moved or ended
+        meanwhile is read again instead (its player is asked again there, if it is still to move).
+        True when this call ended the game."""
         if live.over or live.abandoned:
-            return
+            return False
         reason = reason[:MAX_REASON]
         try:
             self.store.forfeit(live.id, live.ply, seat, reason, live.game.winner_on_forfeit(seat))
         except StaleGameError:
             self.replicas.moved_elsewhere(live)
-            return
+            return False
         except StoreError as exc:
             log.error("%s", exc)
             live.stale = True
-            return
+            return False
         live.forfeit(seat, reason)
         self._changed(live)
+        return True
+
+    def claim_game(self, game_id: str, token: str | None, body: dict[str, Any], client: str = "") -> LiveGame:
+        """A person claims a rated game from a seat on another side whose person left the table
+        for ``grace`` seconds, or whose move clock ran out (``leave``): that seat forfeits, a loss
+        the ratings count. Refused with why: 409 in an unrated or finished game or before the claim
+        is due (how long is left), 403 for a spectator or against one's own side; of two claims at
+        once (through two processes, too) only one is stored, and the other is told the game is over."""
+        self.move_limit.take(client)
+        known_fields(body, ("seat",), "a claim of the game")
+        wanted = body.get("seat")
+        if wanted is not None and (isinstance(wanted, bool) or not isinstance(wanted, int)):
+            raise ServiceError(400, "seat must be the number of the seat to claim the game from, or absent")
+        live, seat = self.seated(game_id, token, "claiming the game needs a seat token")
+        claim = choose(live, seat, self.clock(), wanted)
+        if self.forfeit(live, claim.seat, reason(live, claim)):
+            return live
+        if live.stale:
+            raise ServiceError(503, "the claim could not be saved (the database refused): try again")
+        if live.over:
+            raise ServiceError(409, "the game is over already: it was claimed or ended meanwhile")
+        raise ServiceError(409, f"the game has moved on (it is at version {live.ply}): claim again if it still applies")
 
     def _changed(self, live: LiveGame) -> None:
         """After a committed move or takeback: the watchers hear of it, and the game carries on."""
@@ -401,20 +435,26 @@ class GameService:
         with answer_refusals():
             if not live.verify_press(seat):
                 return False
+        now = self.clock()
+        ends = live.move_seconds and live.waiting_for == [seat]  # the last press: the first turn begins
         try:
-            self.store.press_next(live.id, live.hand_number, seat)
+            self.store.press_next(live.id, live.hand_number, seat, now if ends else None)
         except StoreError as exc:
             log.error("%s", exc)
             raise ServiceError(503, "the press of next could not be saved: try again") from None
         if any(isinstance(e, CountEnded) for e in live.press_next(seat)):
+            live.turn_began = now
             self._count_ended(live)
         else:
             self.broadcast(live)
         return True
 
     def end_count(self, live: LiveGame) -> None:
-        """End the count (its timer ran out): the next hand is played from now."""
+        """End the count (its timer ran out): the next hand is played from now, and its first turn
+        began at the timer's deadline (the same in every process)."""
+        deadline = live.deadline
         if live.end_count():
+            live.turn_began = max(live.last_move, deadline if deadline is not None else self.clock())
             self._count_ended(live)
 
     def _count_ended(self, live: LiveGame) -> None:
@@ -476,7 +516,35 @@ class GameService:
         processes hear of it."""
         now = self.clock()
         live.presence[seat] = (where, now)
-        self.store.announce(live.id, f"presence {seat} {where} {now}")
+        self.store.announce(live.id, f"presence {seat} {where} {now!r}")
+        self.broadcast(live)
+
+    def _heard_presence(self, game_id: str, what: str) -> None:
+        """Another process's news of presence: a page there came or went, or it asks who is here
+        (it has just loaded the game). A seat with a page open here stays online whatever another
+        process says, and says so again, so that no process takes it for gone (and lets its game
+        be claimed) while it is at the table."""
+        live = self.games.get(game_id)
+        if live is None:
+            return
+        here = {s.seat for s in live.subscribers if s.seat is not None}
+        if what == "presence?":
+            for seat in sorted(here):
+                since = live.presence.get(seat, ("online", self.clock()))[1]
+                self.store.announce(live.id, f"presence {seat} online {since!r}")
+            return
+        try:
+            _, seat_text, where, at_text = what.split(" ")
+            seat, at = int(seat_text), float(at_text)
+        except ValueError:
+            log.warning("game %s: unreadable presence news %r", game_id, what[:80])
+            return
+        if seat in here:
+            if where == "away":
+                mine = live.presence.get(seat, ("online", self.clock()))[1]
+                self.store.announce(live.id, f"presence {seat} online {mine!r}")
+            return
+        live.presence[seat] = (where, at)
         self.broadcast(live)
 
     def broadcast(self, live: LiveGame) -> None:

@@ -64,12 +64,14 @@ from .schema import (
     activity_table,
     contributions_table,
     forfeits_table,
+    game_clocks_table,
     games_table,
     hands_table,
     help_table,
     invites_table,
     metadata,
     moves_table,
+    rated_games_table,
     ready_table,
     seats_table,
     seeds_table,
@@ -320,6 +322,7 @@ class Store:
             ),
             (activity_table, [{"game_id": g.id, "last_move": created[g.id]} for g in games]),
             (help_table, [{"game_id": g.id, "allowed": g.help_allowed} for g in games]),
+            (game_clocks_table, [{"game_id": g.id, "move_seconds": g.move_seconds} for g in games if g.move_seconds]),
             (seeds_table, [{"game_id": g.id, "hand": h, "seed": seed} for g in games for h, seed in g.seeds.items()]),
             (
                 contributions_table,
@@ -366,9 +369,11 @@ class Store:
             self._notify(conn, game_id, "reset")
         return True
 
-    def press_next(self, game_id: str, hand: int, seat: int) -> None:
+    def press_next(self, game_id: str, hand: int, seat: int, count_ended: float | None = None) -> None:
         """``seat`` is ready for ``hand`` (pressed next in the count before it); pressing again is
-        nothing new. StoreError if refused."""
+        nothing new. ``count_ended``: this press ends the count of a game with a move clock, whose
+        first turn begins then (kept with the clock, so that every process counts from it).
+        StoreError if refused."""
         try:
             with self.engine.begin() as conn:
                 pressed = select(ready_table.c.seat).where(
@@ -376,6 +381,12 @@ class Store:
                 )
                 if conn.execute(pressed).first() is None:
                     conn.execute(insert(ready_table), {"game_id": game_id, "hand": hand, "seat": seat})
+                if count_ended is not None:
+                    conn.execute(
+                        update(game_clocks_table)
+                        .where(game_clocks_table.c.game_id == game_id)
+                        .values(count_ended=count_ended)
+                    )
                 self._notify(conn, game_id, "reset")
         except Exception as exc:
             raise StoreError(f"game {game_id}: the database refused seat {seat}'s press of next: {exc}") from exc
@@ -484,7 +495,7 @@ class Store:
                 if conn.execute(_TOUCH, {"g": game_id, "at": at}).rowcount != 1:  # a game from before the table
                     conn.execute(_INSERT_ACTIVITY, {"game_id": game_id, "last_move": at})
                 hands = move.hand if new_hand is None else new_hand.number
-                self._notify(conn, game_id, f"move {move.ply + 1} {move.seat} {hands} {move.move}")
+                self._notify(conn, game_id, f"move {move.ply + 1} {move.seat} {hands} {at!r} {move.move}")
         except StoreError:
             raise
         except Exception as exc:
@@ -539,6 +550,11 @@ class Store:
             game.help_allowed = True if helped is None else bool(helped.allowed)
             lost = conn.execute(select(forfeits_table).where(forfeits_table.c.game_id == game_id)).first()
             game.forfeit = None if lost is None else (int(lost.seat), str(lost.reason))
+            rated = select(rated_games_table.c.game_id).where(rated_games_table.c.game_id == game_id)
+            game.rated = conn.execute(rated).first() is not None
+            clock = conn.execute(select(game_clocks_table).where(game_clocks_table.c.game_id == game_id)).first()
+            if clock is not None:
+                game.move_seconds, game.count_ended = int(clock.move_seconds), clock.count_ended
         return game
 
     def progress(self, game_id: str, ply: int) -> Progress:
@@ -552,7 +568,8 @@ class Store:
             )
             rows = [MoveRow(r.ply, r.hand, r.seat, r.move) for r in moves]
             hands = conn.execute(select(func.count()).where(hands_table.c.game_id == game_id)).scalar_one()
-            return Progress(rows, int(hands))
+            last = conn.execute(select(activity_table.c.last_move).where(activity_table.c.game_id == game_id)).first()
+            return Progress(rows, int(hands), None if last is None else float(last.last_move))
 
     def listen(self, on_change: Callable[[str | None, str], None]) -> Listener | None:
         """Call ``on_change(game_id, what)`` (on the running event loop) for each change another

@@ -20,6 +20,7 @@ import { countToShow, showCount, countKey } from "./count.js";
 import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
 import { profileNameOf, showProfile, renderProfile, showLeaderboard, renderLeaderboard, startProfiles } from "./profile.js";
 import { wakeAudio } from "./sounds.js";
+import { wireLeave } from "./leave.js";
 import {
   renderLesson, closeLesson, closeCoach, noteText, closeScenes, openLessons, renderLessons, openReview, renderReview,
   setLessonsOn, setCoachOn,
@@ -152,6 +153,7 @@ async function start() {
   startProfiles();
   window.addEventListener("hashchange", route);
   wireSeeks(); // before the account is known: the panel follows who signs in
+  wireLeave();
   await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();
 }

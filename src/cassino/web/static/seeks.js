@@ -15,7 +15,7 @@ import { startGame } from "./lobby.js";
 
 export const WAITS = [10, 20, 30, 60]; // seconds before a computer player is offered
 export const DEFAULT_WAIT = 20;
-const INPUT_CODES = ["preset", "players", "partnerships", "rated", "wait", "field"]; // a field refused
+const INPUT_CODES = ["preset", "players", "partnerships", "rated", "wait", "move_seconds", "field"]; // a field refused
 
 let socket = null;
 let wanted = false; // the lobby is shown: keep a socket open
@@ -39,15 +39,24 @@ export function variantText(seek) {
 export function seekText(seek) {
   const who = t(seek.provisional ? "seeks.by_provisional" : "seeks.by", { name: seek.by, rating: seek.rating });
   const seats = t("seeks.seats", { n: seek.seats, needed: seek.needed });
-  return [variantText(seek), t(seek.rated ? "seeks.rated" : "seeks.casual"), who, seats].join(" · ");
+  const clock = seek.move_seconds ? [t("seeks.move_clock", { n: seek.move_seconds })] : [];
+  return [variantText(seek), t(seek.rated ? "seeks.rated" : "seeks.casual"), ...clock, who, seats].join(" · ");
 }
+
+/** The move clocks a rated game may have (seconds a move; 0: none), as the server takes them. */
+export const MOVE_CLOCKS = [0, 30, 60, 120];
+
+/** A move clock's choice in words: "No move clock", "60 s a move". */
+export const clockText = (seconds) => (seconds ? t("seeks.move_clock", { n: seconds }) : t("seeks.no_clock"));
 
 /** What this account may do with a seek: cancel its own, leave one it joined, or join. */
 export const seekAction = (seek) => (seek.yours ? "cancel" : seek.joined ? "leave" : "join");
 
 /** The body of Play now, from the lobby's choice of variant and players. */
-export function playNowBody(choice, partnerships, wait) {
-  return { preset: choice.preset, players: choice.players, partnerships: Boolean(partnerships && choice.players === 4), wait };
+export function playNowBody(choice, partnerships, wait, moveSeconds = 0) {
+  const body = { preset: choice.preset, players: choice.players, partnerships: Boolean(partnerships && choice.players === 4), wait };
+  if (moveSeconds) body.move_seconds = moveSeconds;
+  return body;
 }
 
 /** The seats of a game against computer players of one level instead: this account, then the level. */
@@ -231,7 +240,7 @@ async function act(action, seek, button) {
 async function playNow() {
   refusal = null;
   const wait = Number($("play-now-wait").value);
-  const body = playNowBody(state.lobbyChoice, $("partnerships")?.checked, wait);
+  const body = playNowBody(state.lobbyChoice, $("partnerships")?.checked, wait, Number($("play-now-clock").value));
   $("play-now").disabled = true;
   const r = await send("POST", "/api/play-now", body);
   $("play-now").disabled = false;
@@ -273,6 +282,8 @@ async function postSeek(event) {
     preset: $("seek-preset").value, players,
     partnerships: players === 4 && $("seek-partnerships").checked, rated: $("seek-rated").checked,
   };
+  const clock = Number($("seek-clock").value);
+  if (clock && body.rated) body.move_seconds = clock;
   const r = await send("POST", "/api/seeks", body);
   if (r.status !== 201) refusal = { status: r.status, body: r.body };
   renderSeeks();
@@ -294,6 +305,13 @@ export function renderSeekForm() {
   const seconds = wait.value || String(DEFAULT_WAIT);
   wait.replaceChildren(...WAITS.map((s) => el("option", { value: String(s) }, tn("seeks.seconds", s))));
   wait.value = seconds;
+  for (const id of ["seek-clock", "play-now-clock"]) {
+    const select = $(id);
+    const kept = select.value || "0";
+    select.replaceChildren(...MOVE_CLOCKS.map((s) => el("option", { value: String(s) }, clockText(s))));
+    select.value = kept;
+  }
+  $("seek-clock").disabled = !$("seek-rated").checked;
 }
 
 /** Wire the panel once (the page's start). */
@@ -306,6 +324,7 @@ export function wireSeeks() {
     $("seek-partnerships").disabled = $("seek-players").value !== "4";
     if ($("seek-players").value !== "4") $("seek-partnerships").checked = false;
   });
+  $("seek-rated").addEventListener("change", () => { $("seek-clock").disabled = !$("seek-rated").checked; });
   $("seeks-sign-in").addEventListener("click", () => { $("account-show-sign-in").click(); });
   $("seeks-sign-up").addEventListener("click", () => { $("account-show-sign-up").click(); });
   $("create-form").addEventListener("change", renderSeeks); // Play now plays the variant chosen there

@@ -30,7 +30,7 @@ export function renderSide() {
   }
   const forfeit = $("over-forfeit");
   forfeit.hidden = !st.forfeit;
-  if (st.forfeit) forfeit.textContent = t("over.forfeit", { name: seatName(st.forfeit.seat), reason: st.forfeit.reason });
+  if (st.forfeit) forfeit.textContent = t("over.forfeit", { name: seatName(st.forfeit.seat), reason: forfeitReason(st.forfeit) });
   renderFold();
   renderUnseen();
   renderFair();
@@ -69,4 +69,13 @@ export function rulesText(rules) {
     parts.push(`${t(`option.${k}.label`)}: ${value}`);
   }
   return parts.join(" · ");
+}
+
+/** Why a seat forfeited, in the page's language when the game was claimed from it (it left the
+ * table, or its move clock ran out), else as the server said it (a bot program's fault). */
+export function forfeitReason(forfeit) {
+  const claimed = forfeit.claimed;
+  if (claimed?.why === "left") return t("leave.reason_left");
+  if (claimed?.why === "time") return t("leave.reason_time", { n: claimed.seconds });
+  return forfeit.reason;
 }

@@ -15,6 +15,7 @@ import { renderSide } from "./side.js";
 import { trackerView } from "./tracker.js";
 import { learning, renderLesson, closeCoach } from "./learning.js";
 import { showFrame } from "./replay.js";
+import { renderLeave, seatClock } from "./leave.js";
 
 /** A new state arrived: draw it (moving the cards from where they were), and its count if a hand ended. */
 export function update(before) {
@@ -51,6 +52,7 @@ export function render() {
   renderPlay();
   renderSide();
   renderLesson();
+  renderLeave();
 }
 
 function renderSeats() {
@@ -81,7 +83,7 @@ function seatBox(s, pos) {
   const box = el("section", { class: `seat seat-${pos}` + (toMove ? " to-move" : "") + (isPartner(s) ? " partner" : ""),
     "data-testid": `seat-${s}`, "data-seat": String(s), "data-presence": presence, "aria-label": label.join(", ") },
   el("div", { class: "seat-head" }, face(seat.name), el("strong", { class: "seat-name", title: seat.name }, seatName(s)), ...badges,
-    toMove ? el("span", { class: "turn-dot" }, t("seat.to_move")) : null),
+    toMove ? el("span", { class: "turn-dot" }, t("seat.to_move")) : null, toMove ? seatClock(st, s) : null),
   s !== you() ? el("div", { class: "seat-hand" }, backs, el("span", { class: "count" }, tn("seat.holds", held))) : null,
   el("div", { class: "pile", "data-pile": String(s) }, pileStack(pile.length, st.sweeps.filter((x) => x === s).length),
     el("span", {}, tn("seat.pile_cards", pile.length)), el("span", { class: "spades" }, `${spades} ♠`)),
