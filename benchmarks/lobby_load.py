@@ -7,11 +7,12 @@ matching through real ``cassino serve`` processes, then playing the games they w
 
 Every person signs up (an Argon2id hash each: the sign-ups are timed on their own) and opens the
 lobby's socket, as the page does. Half of the people post a rated classic 2-player seek; the other
-half each join one of them (every join racing the others); ``--play-now`` more people, in pairs,
+half each join one of them; ``--play-now`` more people, in pairs,
 press Play now at once. Then every game made is played to its end by machine-gun clients (a random
 legal move at once), as ``web_load.py`` plays.
 
-The figures: sign-ups a second; a seek's post (request to answer); how long after a seek's post an
+Seeker-joiner pairs arrive ``--arrivals`` a second: the seeker posts, and the joiner joins once
+the seek is listed. The figures: sign-ups a second; a seek's post (request to answer); how long after a seek's post an
 observer's lobby socket lists it (``seen``); a join (request to the answer with the game); a Play
 now pair's match (the second press to both seated); then the games' moves a second and the move
 latency. With ``--servers N`` each person is on server ``i % N`` and a seek's joiner on another
@@ -123,8 +124,10 @@ def ws_of(url: str) -> str:
     return "ws" + url.removeprefix("http") + "/api/lobby/socket"
 
 
-async def lobby_socket(person: Person, until: asyncio.Event, on_message: Any = None) -> None:
-    """The lobby's socket of one person's page, open until ``until``; each message to ``on_message``."""
+async def lobby_socket(person: Person, until: asyncio.Event, on_message: Any = None, watch_all: bool = False) -> None:
+    """The lobby's socket of one person's page, open until ``until``; its ``ready`` messages (or,
+    with ``watch_all``, every message) to ``on_message``. The others are received and dropped
+    unread, so that a thousand clients in this one process do not parse every list."""
     headers = {"Cookie": person.cookie_header(), "Origin": person.url}
     async with websockets.connect(ws_of(person.url), additional_headers=headers, max_size=None) as ws:
         while not until.is_set():
@@ -132,11 +135,11 @@ async def lobby_socket(person: Person, until: asyncio.Event, on_message: Any = N
                 raw = await asyncio.wait_for(ws.recv(), 0.5)
             except TimeoutError:
                 continue
-            if on_message is not None:
+            if on_message is not None and (watch_all or '"ready"' in raw[:20]):
                 on_message(json.loads(raw))
 
 
-async def lobby(urls: list[str], people: int, play_now: int, seed: int) -> Lobby:
+async def lobby(urls: list[str], people: int, play_now: int, arrivals: float, seed: int) -> Lobby:
     """Sign everyone up, open their sockets, post and join the seeks and press Play now."""
     out = Lobby()
     rng = random.Random(seed)
@@ -173,42 +176,38 @@ async def lobby(urls: list[str], people: int, play_now: int, seed: int) -> Lobby
         return lambda msg: ready.setdefault(person.name, msg) if msg.get("type") == "ready" else None
 
     sockets = [asyncio.create_task(lobby_socket(p, closing, told(p))) for p in crowd]
-    sockets.append(asyncio.create_task(lobby_socket(observer, closing, observe)))
+    sockets.append(asyncio.create_task(lobby_socket(observer, closing, observe, watch_all=True)))
     await asyncio.sleep(1.0)  # every page open before the first seek
 
     seekers, joiners = crowd[: people // 2], crowd[people // 2 : people]
-    seeks: list[tuple[str, Person]] = []  # each seek with its creator, in the order they were answered
 
-    async def post(person: Person) -> None:
+    async def pair(k: int) -> None:
+        """Seeker k posts a rated seek; once the observer's page lists it (or after 2 s), joiner k
+        joins it, and both learn their seats."""
+        await asyncio.sleep(k / arrivals)  # people arrive at a steady rate, as at a real lobby
+        seeker, joiner = seekers[k], joiners[k]
         before = time.perf_counter()
         _, seek = await in_thread(
-            gate, person, "POST", "/api/seeks", {"preset": "classic", "players": 2, "rated": True}
+            gate, seeker, "POST", "/api/seeks", {"preset": "classic", "players": 2, "rated": True}
         )
         now = time.perf_counter()
         out.posts.append(now - before)
         posted[seek["id"]] = now
-        seeks.append((seek["id"], person))
-
-    await asyncio.gather(*(post(p) for p in seekers))
-    await asyncio.sleep(1.0)  # the observer's last lists
-    out.seen = [max(0.0, observer_seen[s] - posted[s]) for s in posted if s in observer_seen]
-    out.errors += [f"seek {s} never reached the observer's socket" for s in posted if s not in observer_seen]
-
-    order = list(range(len(joiners)))
-    rng.shuffle(order)
-
-    async def join(person: Person, seek: str, creator: Person) -> None:
+        while seek["id"] not in observer_seen and time.perf_counter() < now + 2:
+            await asyncio.sleep(0.01)
         before = time.perf_counter()
-        status, joined = await in_thread(gate, person, "POST", f"/api/seeks/{seek}/join")
+        status, joined = await in_thread(gate, joiner, "POST", f"/api/seeks/{seek['id']}/join")
         out.joins.append(time.perf_counter() - before)
         if status != 200 or not joined.get("game"):
-            out.errors.append(f"{person.name} joined {seek}: {status} {joined}")
+            out.errors.append(f"{joiner.name} joined {seek['id']}: {status} {joined}")
             return
-        out.seated.append(Seated(person.url, joined["game"], joined["seat"], joined["token"]))
-        _, mine = await in_thread(gate, creator, "GET", f"/api/seeks/{seek}")
-        out.seated.append(Seated(creator.url, mine["game"], mine["seat"], mine["token"]))
+        out.seated.append(Seated(joiner.url, joined["game"], joined["seat"], joined["token"]))
+        _, mine = await in_thread(gate, seeker, "GET", f"/api/seeks/{seek['id']}")
+        out.seated.append(Seated(seeker.url, mine["game"], mine["seat"], mine["token"]))
 
-    await asyncio.gather(*(join(joiners[i], *seeks[k]) for k, i in enumerate(order[: len(seeks)])))
+    await asyncio.gather(*(pair(k) for k in range(len(seekers))))
+    out.seen = [max(0.0, observer_seen[s] - posted[s]) for s in posted if s in observer_seen]
+    out.errors += [f"seek {s} never reached the observer's socket" for s in posted if s not in observer_seen]
 
     pressers = crowd[people:]
 
@@ -321,6 +320,9 @@ def main() -> None:
     parser.add_argument(
         "--play-now", type=int, default=100, help="more people pressing Play now, in pairs (default 100)"
     )
+    parser.add_argument(
+        "--arrivals", type=float, default=50.0, help="seeker-joiner pairs arriving a second (default 50)"
+    )
     parser.add_argument("--no-play", action="store_true", help="stop after the lobby: do not play the games made")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -340,7 +342,7 @@ def main() -> None:
         sys.exit(f"lobby_load: {exc}")
     with servers:
         try:
-            done = run_loop(lobby(servers.urls, args.people, args.play_now, args.seed))
+            done = run_loop(lobby(servers.urls, args.people, args.play_now, args.arrivals, args.seed))
             tally, seconds = (None, 0.0) if args.no_play else run_loop(play(done.seated, args.seed, args.stall))
         except BenchError as exc:
             sys.exit(f"lobby_load: {exc}\n{servers.log_tail(0)}")
