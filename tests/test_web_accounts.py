@@ -27,6 +27,7 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from account_support import ORIGIN, PASSWORD, QUICK, each_database
 from cassino.club.accounts import (
     FAILURE_LIMIT,
     FAILURE_WINDOW,
@@ -43,9 +44,6 @@ from cassino.web.schema import accounts_table, metadata, sessions_table
 from cassino.web.store import Store, database_url
 from web_support import Server, create, postgres_url
 
-ORIGIN = "http://testserver"
-PASSWORD = "correct horse battery"
-QUICK = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 """Argon2id still, with small parameters so that a test signs in many times quickly; the app's own
 defaults are checked by ``test_the_database_holds_only_argon2id_hashes``."""
 
@@ -66,7 +64,7 @@ class CountingHasher(PasswordHasher):
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database of each kind."""
-    return database_url(None, tmp_path) if request.param == "sqlite" else database_url(postgres_url())
+    return each_database(request.param, tmp_path)
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ pytest.importorskip("babel")
 
 import httpx
 
+from account_support import first_game
 from browser_support import (
     Page,
     axe_violations,
@@ -38,7 +39,6 @@ from browser_support import (
 )
 from cassino.cards import CARD_NAMES
 from cassino.web import fair
-from test_web_ratings import first_game
 from web_support import ARTIFACTS, Server
 
 

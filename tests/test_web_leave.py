@@ -8,7 +8,6 @@ test moves instead of minutes of sleep."""
 from __future__ import annotations
 
 import asyncio
-import math
 import threading
 import time
 from collections.abc import Iterator
@@ -23,10 +22,10 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("argon2")
 
 import httpx
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
+from account_support import ORIGIN, PASSWORD, QUICK, each_database, first_game
 from cassino.club.accounts import AccountRow, Passwords
 from cassino.web import create_app
 from cassino.web.accounts import COOKIE, csrf_of
@@ -37,12 +36,7 @@ from cassino.web.ratings import Ratings
 from cassino.web.schema import forfeits_table, game_clocks_table, rated_games_table, rating_changes_table
 from cassino.web.service import GameService
 from cassino.web.store import database_url
-from web_support import postgres_url, service_seats, two_services
-
-PASSWORD = "correct horse battery"
-QUICK = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-ORIGIN = "http://testserver"
-SCALE = 173.7178
+from web_support import service_seats, two_services
 
 
 class Clock:
@@ -58,20 +52,10 @@ class Clock:
         self.now += seconds
 
 
-def first_game(score: float) -> float:
-    """The rating after a first rated game between two new players (1500, RD 350), from the
-    Glicko-2 paper's steps (as tests/test_web_ratings.py works it out)."""
-    phi = 350 / SCALE
-    g = 1 / math.sqrt(1 + 3 * phi**2 / math.pi**2)
-    v = 1 / (g**2 * 0.25)
-    new_phi = 1 / math.sqrt(1 / phi**2 + 1 / v)
-    return 1500 + SCALE * new_phi**2 * g * (score - 0.5)
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database of each kind."""
-    return database_url(None, tmp_path) if request.param == "sqlite" else database_url(postgres_url())
+    return each_database(request.param, tmp_path)
 
 
 @pytest.fixture
@@ -186,8 +170,8 @@ def test_a_leaver_may_be_claimed_after_the_grace_and_loses_the_rated_game(client
     # the ratings: the leaver lost, the claimer won, counted once
     ann = client.get("/api/users/Ann").json()
     bob = client.get("/api/users/Bob").json()
-    assert ann["ratings"]["classic-2"]["rating"] == pytest.approx(first_game(0.0), abs=0.01)
-    assert bob["ratings"]["classic-2"]["rating"] == pytest.approx(first_game(1.0), abs=0.01)
+    assert ann["ratings"]["classic-2"]["rating"] == pytest.approx(first_game(0.0)[0], abs=0.01)
+    assert bob["ratings"]["classic-2"]["rating"] == pytest.approx(first_game(1.0)[0], abs=0.01)
     assert (ann["games"][0]["result"], ann["games"][0]["forfeit"], ann["games"][0]["rated"]) == ("loss", 0, True)
     assert (bob["games"][0]["result"], bob["games"][0]["forfeit"]) == ("win", 0)
     with client.app.state.service.store.engine.connect() as conn:  # type: ignore[attr-defined]
@@ -375,7 +359,7 @@ def test_the_deadline_is_the_same_in_two_processes_and_a_claim_ends_the_game_in_
                         )
                     ).all()
                 )
-            assert after == pytest.approx({mover: first_game(1.0), 1 - mover: first_game(0.0)}, abs=0.01)
+            assert after == pytest.approx({mover: first_game(1.0)[0], 1 - mover: first_game(0.0)[0]}, abs=0.01)
             for service in (a, b):
                 await service.stop()
 

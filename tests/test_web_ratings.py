@@ -9,7 +9,6 @@ uncounted by a stopped process is counted at the next start. On SQLite and on Po
 from __future__ import annotations
 
 import asyncio
-import math
 import random
 import threading
 import time
@@ -26,10 +25,10 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("argon2")
 
 import httpx
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
+from account_support import PASSWORD, QUICK, each_database, first_game
 from cassino.club.accounts import AccountRow, Passwords
 from cassino.club.ratings import POOLS, Finish
 from cassino.web import create_app
@@ -41,38 +40,19 @@ from cassino.web.service import GameService
 from cassino.web.store import Store, database_url
 from web_support import Server, create, get, postgres_url, service_seats, two_services
 
-PASSWORD = "correct horse battery"
-QUICK = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 TWO_PEOPLE = [{"kind": "human"}, {"kind": "human"}]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database of each kind."""
-    return database_url(None, tmp_path) if request.param == "sqlite" else database_url(postgres_url())
+    return each_database(request.param, tmp_path)
 
 
 @pytest.fixture
 def client(url: str) -> Iterator[TestClient]:
     with TestClient(create_app(database=url, bot_delay=0, rate_limits=False, passwords=Passwords(QUICK))) as c:
         yield c
-
-
-# ---------------------------------------------------------------------- Glicko-2, worked out here
-SCALE = 173.7178
-
-
-def first_game(score: float) -> tuple[float, float]:
-    """The rating and RD after a first rated game between two new players (1500, RD 350), from the
-    Glicko-2 paper's steps: g(phi), E, v, then phi' = 1/sqrt(1/phi^2 + 1/v) (no rating period of
-    time passed before it, so step 6 adds nothing) and mu' = phi'^2 g (s - E)."""
-    phi = 350 / SCALE
-    g = 1 / math.sqrt(1 + 3 * phi**2 / math.pi**2)
-    e = 1 / (1 + math.exp(-g * 0.0))
-    v = 1 / (g**2 * e * (1 - e))
-    new_phi = 1 / math.sqrt(1 / phi**2 + 1 / v)
-    new_mu = new_phi**2 * g * (score - e)
-    return 1500 + SCALE * new_mu, SCALE * new_phi
 
 
 # ---------------------------------------------------------------------- helpers

@@ -23,11 +23,11 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("argon2")
 
 import httpx
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
+from account_support import ORIGIN, PASSWORD, QUICK, each_database
 from cassino.club.accounts import AccountRow, Passwords
 from cassino.club.seeks import AWAY_GRACE, MAX_AGE, NOW_GRACE, SeekSpec, level_for_rating, seat_token
 from cassino.web import create_app
@@ -37,19 +37,16 @@ from cassino.web.requests import token_hash
 from cassino.web.schema import rated_games_table, seat_holders_table
 from cassino.web.seek_store import FULL, Joiner, SeekStore
 from cassino.web.seeks import Lobby
-from cassino.web.store import Store, database_url
+from cassino.web.store import Store
 from web_support import Server, postgres_url
 
-PASSWORD = "correct horse battery"
-QUICK = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-ORIGIN = "http://testserver"
 NOT_SIGNED_IN = "you are not signed in (or your session has ended): sign in first"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database of each kind."""
-    return database_url(None, tmp_path) if request.param == "sqlite" else database_url(postgres_url())
+    return each_database(request.param, tmp_path)
 
 
 @pytest.fixture
