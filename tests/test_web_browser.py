@@ -1156,6 +1156,33 @@ def test_a_move_in_three_keys(server: Server, browser: Any) -> None:
     p.close()
 
 
+def test_the_keys_go_on_when_the_table_is_drawn_again(server: Server, browser: Any) -> None:
+    """The same position drawn again (here because the other person came to the table) keeps the
+    move the keys chose focused: Enter still plays it."""
+    body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}]}
+    made = httpx.post(server.url + "/api/games", json=body, timeout=10).json()
+    guest = Page(browser, 1280, 800, motion=False)
+    page = guest.page
+    page.goto(server.url + made["seats"][1]["link"])
+    assert wait_turn(page, None) == "your-move"  # Ben leads
+    version = page.get_attribute("#turn-banner", "data-version")
+    page.keyboard.press(str(page.get_attribute("[data-testid=hand] .card-btn.playable", "data-key")))
+    focused = page.evaluate("document.activeElement.dataset.move")
+    assert focused
+    host = Page(browser, 1280, 800, motion=False)
+    host.page.goto(f"{server.url}/#game={made['game']}&token={made['seats'][0]['token']}")
+    page.wait_for_selector("[data-testid=seat-0][data-presence=online]")  # drawn again, at the same version
+    assert page.get_attribute("#turn-banner", "data-version") == version
+    assert page.evaluate("document.activeElement.dataset.move") == focused
+    page.keyboard.press("Enter")
+    page.wait_for_function("(v) => document.querySelector('#turn-banner').dataset.version !== v", arg=version)
+    game, token = _game_and_token(page)
+    assert [m["move"] for m in _state_of(server, game, token)["moves"]] == [focused]
+    assert not guest.errors and not host.errors, (guest.errors, host.errors)
+    host.close()
+    guest.close()
+
+
 def _game_and_token(page: Any) -> tuple[str, str]:
     """The game and the seat token of the page's link."""
     fragment = dict(part.split("=", 1) for part in page.url.split("#", 1)[1].split("&"))
@@ -1399,6 +1426,32 @@ def test_a_review_move_opens_the_replay_on_the_table(server: Server, browser: An
     assert page.inner_text("[data-testid=replay-position]").startswith(f"Move {total} of {total}")
     page.keyboard.press("Escape")
     page.wait_for_selector("[data-testid=replay]", state="hidden")
+    assert not p.errors, p.errors
+    p.close()
+
+
+def test_another_game_opened_while_a_count_turns_up(server: Server, browser: Any) -> None:
+    """A count's timers stop with it: a link to another game (here one that does not exist, so no
+    state of it ever comes) opened the moment a count appears, before its summary is spoken, shows
+    that game's problem, and nothing of the count runs on against it."""
+    link = new_game(server, {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "casual"}]})
+    p = Page(browser, 1280, 800, motion=True)
+    page = p.page
+    page.goto(link)
+    version = None
+    while wait_turn(page, version) == "your-move":
+        version = page.get_attribute("#turn-banner", "data-version")
+        page.click("[data-testid=hand] .card-btn.playable")
+        page.click("[data-testid=move-choice]")
+    page.evaluate("location.reload()")
+    page.wait_for_function(  # in the page, in the frame the count appears in: long before its 150 ms summary
+        """() => { if (document.querySelector('#count').hidden) return false;
+            location.hash = 'game=nosuchgame&token=nosuchtoken'; return true; }""",
+        polling="raf",
+    )
+    page.wait_for_selector("#problem:not([hidden])")
+    page.wait_for_timeout(1200)
+    assert page.locator("#count").is_hidden() and page.text_content("#count-summary") == ""
     assert not p.errors, p.errors
     p.close()
 

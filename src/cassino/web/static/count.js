@@ -53,10 +53,12 @@ function inView(box) {
   else box.scrollIntoView({ block: "nearest" });
 }
 
-/** Put the count away (the next hand is on the table), its turning up stopped. */
+/** Put the count away (the next hand is on the table, or another game is opened): its turning up,
+ * its spoken summary and its "next hand starts in" tick stopped, so none of them runs on without it. */
 export function hideCount() {
   stop();
   clearTimeout(summaryTimer);
+  clearInterval(state.countTimer);
   $("count").hidden = true;
 }
 

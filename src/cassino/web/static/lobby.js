@@ -12,6 +12,7 @@ import { connect } from "./connection.js";
 import { closeCoach } from "./learning.js";
 import { forgetAnnouncement } from "./cues.js";
 import { forgetReplay } from "./replay.js";
+import { hideCount } from "./count.js";
 import { writeInit } from "./account.js";
 
 /** What the lobby offers (fetched once: the page's languages come from it too). */
@@ -281,7 +282,7 @@ export function openGame(id, token, { replay = false } = {}) {
   show("table-view");
   forgetReplay();
   $("over").hidden = true;
-  $("count").hidden = true;
+  hideCount(); // the last game's count stops with it: its timers read the state set aside above
   $("message").textContent = "";
   renderInvites();
   connect();

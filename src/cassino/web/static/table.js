@@ -200,6 +200,7 @@ export function renderPlay() {
   const st = state.shown;
   const { current, selection, hint, hintWhy } = state;
   const hand = $("hand");
+  const focused = focusedPlay(); // drawn again (the same position resent, a hint): the keys go on where they were
   hand.replaceChildren();
   const spectator = you() === null;
   const myTurn = !spectator && st.to_move === you() && st.status !== "over" && st.phase !== "count";
@@ -244,6 +245,7 @@ export function renderPlay() {
       choices.append(line);
     }
   }
+  refocus(focused);
   let prompt = "";
   if (myTurn && !selection.card) prompt = t("play.choose_card");
   else if (myTurn) prompt = candidates().length > 1 ? t("play.choose_move") : t("play.confirm_move");
@@ -253,6 +255,19 @@ export function renderPlay() {
   $("hint-text").textContent = hint ? playedHint(hint) : "";
   $("hint-why").textContent = hint && hintWhy ? messageText(hintWhy) : "";
   $("hint-why").hidden = !(hint && hintWhy);
+}
+
+/** The hand card or move choice that has the keyboard's focus, as a selector to find it again by. */
+function focusedPlay() {
+  const at = document.activeElement;
+  if (!(at instanceof HTMLElement)) return null;
+  if (at.dataset.testid === "move-choice") return `#choices [data-move="${CSS.escape(at.dataset.move)}"]`;
+  if (at.classList.contains("card-btn") && at.closest("#hand")) return `#hand [data-card="${CSS.escape(at.dataset.card)}"]`;
+  return null;
+}
+
+function refocus(selector) {
+  if (selector) document.querySelector(selector)?.focus({ preventScroll: true });
 }
 
 /** Is this hand card the one the hint, or the lesson on the table, points at? */
