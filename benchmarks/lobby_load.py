@@ -9,7 +9,10 @@ Every person signs up (an Argon2id hash each: the sign-ups are timed on their ow
 lobby's socket, as the page does. Half of the people post a rated classic 2-player seek; the other
 half each join one of them; ``--play-now`` more people, in pairs,
 press Play now at once. Then every game made is played to its end by machine-gun clients (a random
-legal move at once), as ``web_load.py`` plays.
+legal move at once), as ``web_load.py`` plays: the lobby is measured on its own, then the games,
+whose 1,100 sockets open in the same second. With ``--play-as-made`` each game is played from the
+moment its seats are known instead, as people seated at a real lobby start at once: the games'
+sockets then arrive at the pace of the matches, and the games and the lobby share the server.
 
 Seeker-joiner pairs arrive ``--arrivals`` a second: the seeker posts, and the joiner joins once
 the seek is listed. The figures: sign-ups a second; a seek's post (request to answer); how long after a seek's post an
@@ -111,6 +114,10 @@ class Lobby:
     matches: list[float] = field(default_factory=list)
     seated: list[Seated] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    playing: list[asyncio.Task[None]] = field(default_factory=list)
+    """The seat clients started as their games were made."""
+    play_started: float = 0.0
+    """When the first of them started (``time.perf_counter``)."""
 
 
 async def in_thread(
@@ -139,10 +146,24 @@ async def lobby_socket(person: Person, until: asyncio.Event, on_message: Any = N
                 on_message(json.loads(raw))
 
 
-async def lobby(urls: list[str], people: int, play_now: int, arrivals: float, seed: int) -> Lobby:
-    """Sign everyone up, open their sockets, post and join the seeks and press Play now."""
+async def lobby(
+    urls: list[str], people: int, play_now: int, arrivals: float, seed: int, play: Tally | None, stall: float
+) -> Lobby:
+    """Sign everyone up, open their sockets, post and join the seeks and press Play now; with a
+    ``play`` tally, each game made is played at once (its seat clients in ``Lobby.playing``)."""
     out = Lobby()
     rng = random.Random(seed)
+    players = random.Random(seed + 1)
+
+    def seated_at(place: Seated) -> None:
+        out.seated.append(place)
+        if play is not None:
+            out.play_started = out.play_started or time.perf_counter()
+            client = seat_client(
+                place.url, place.game, place.token, place.seat, 0.0, random.Random(players.random()), play, stall
+            )
+            out.playing.append(asyncio.create_task(client))
+
     gate = asyncio.Semaphore(AT_ONCE)
     tag = f"{os.getpid() % 10000:04d}{rng.randrange(10000):04d}"
     crowd = [Person(f"p{tag}_{i}", urls[i % len(urls)]) for i in range(people + play_now)]
@@ -201,9 +222,9 @@ async def lobby(urls: list[str], people: int, play_now: int, arrivals: float, se
         if status != 200 or not joined.get("game"):
             out.errors.append(f"{joiner.name} joined {seek['id']}: {status} {joined}")
             return
-        out.seated.append(Seated(joiner.url, joined["game"], joined["seat"], joined["token"]))
+        seated_at(Seated(joiner.url, joined["game"], joined["seat"], joined["token"]))
         _, mine = await in_thread(gate, seeker, "GET", f"/api/seeks/{seek['id']}")
-        out.seated.append(Seated(seeker.url, mine["game"], mine["seat"], mine["token"]))
+        seated_at(Seated(seeker.url, mine["game"], mine["seat"], mine["token"]))
 
     await asyncio.gather(*(pair(k) for k in range(len(seekers))))
     out.seen = [max(0.0, observer_seen[s] - posted[s]) for s in posted if s in observer_seen]
@@ -228,12 +249,21 @@ async def lobby(urls: list[str], people: int, play_now: int, arrivals: float, se
         out.matches.append(time.perf_counter() - pressed)
         for person, seat in seats:
             if seat.get("game") and seat.get("token"):
-                out.seated.append(Seated(person.url, seat["game"], seat["seat"], seat["token"]))
+                seated_at(Seated(person.url, seat["game"], seat["seat"], seat["token"]))
             else:
                 out.errors.append(f"{person.name}: Play now did not seat it within 10 s")
     closing.set()
     await asyncio.gather(*sockets, return_exceptions=True)
     return out
+
+
+async def lobby_and_play(urls: list[str], args: argparse.Namespace) -> tuple[Lobby, Tally, float]:
+    """The lobby with each game played from the moment it is made; the play's seconds run from
+    the first game's start to the last game's end."""
+    tally = Tally()
+    done = await lobby(urls, args.people, args.play_now, args.arrivals, args.seed, tally, args.stall)
+    await asyncio.gather(*done.playing)
+    return done, tally, time.perf_counter() - done.play_started if done.playing else 0.0
 
 
 async def play(seated: list[Seated], seed: int, stall: float) -> tuple[Tally, float]:
@@ -272,6 +302,7 @@ def figures_of(
         "join": ms(done.joins),
         "match": ms(done.matches),
         "games": len({s.game for s in done.seated}),
+        "games_played": "from when each is made" if args.play_as_made else "after the lobby, all at once",
         "errors": len(done.errors),
         "cores": os.cpu_count(),
     }
@@ -302,7 +333,7 @@ def report(figures: dict[str, Any]) -> str:
         line("seen on another's socket", "seen"),
         line("a join (to its game)", "join"),
         line("a Play now pair matched", "match"),
-        f"{'games made':<28} {figures['games']}",
+        f"{'games made':<28} {figures['games']}, played {figures['games_played']}",
     ]
     if "moves_per_s" in figures:
         rows.append(
@@ -324,6 +355,11 @@ def main() -> None:
         "--arrivals", type=float, default=50.0, help="seeker-joiner pairs arriving a second (default 50)"
     )
     parser.add_argument("--no-play", action="store_true", help="stop after the lobby: do not play the games made")
+    parser.add_argument(
+        "--play-as-made",
+        action="store_true",
+        help="play each game from the moment it is made, while the lobby goes on (default: after the lobby)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--servers", type=int, default=1, help="servers to start on one database (more need PostgreSQL)"
@@ -342,8 +378,16 @@ def main() -> None:
         sys.exit(f"lobby_load: {exc}")
     with servers:
         try:
-            done = run_loop(lobby(servers.urls, args.people, args.play_now, args.arrivals, args.seed))
-            tally, seconds = (None, 0.0) if args.no_play else run_loop(play(done.seated, args.seed, args.stall))
+            tally: Tally | None = None
+            seconds = 0.0
+            if args.no_play or not args.play_as_made:
+                done = run_loop(
+                    lobby(servers.urls, args.people, args.play_now, args.arrivals, args.seed, None, args.stall)
+                )
+                if not args.no_play:
+                    tally, seconds = run_loop(play(done.seated, args.seed, args.stall))
+            else:
+                done, tally, seconds = run_loop(lobby_and_play(servers.urls, args))
         except BenchError as exc:
             sys.exit(f"lobby_load: {exc}\n{servers.log_tail(0)}")
         figures = figures_of(servers, args, done, tally, seconds)
