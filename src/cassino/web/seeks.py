@@ -25,6 +25,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -170,6 +171,11 @@ class Lobby:
         self.pushed = 0.0
         """When the last lists were sent (``time.monotonic``)."""
         self.tasks: set[asyncio.Task[None]] = set()
+        self.marker: ThreadPoolExecutor | None = None
+        """On PostgreSQL, the one thread that marks accounts away and back and sweeps, in the order
+        asked (a page closed and opened again must end marked back), so that the event loop does
+        not wait on those writes: a thousand lobby pages closing at once would hold up every table's
+        socket for a minute. SQLite has one writer at a time, so there the loop does them itself."""
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -188,6 +194,18 @@ class Lobby:
                     await task
         if self.listener is not None:
             await self.listener.stop()
+        if self.marker is not None:
+            self.marker.shutdown(wait=False)
+            self.marker = None
+
+    async def _in_order(self, work: Callable[..., None], *args: Any) -> None:
+        """Run ``work`` after what was asked before it: on the marking thread (PostgreSQL), else now."""
+        if not self.store.shared:
+            work(*args)
+            return
+        if self.marker is None:
+            self.marker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cassino-lobby")
+        await asyncio.get_running_loop().run_in_executor(self.marker, work, *args)
 
     # ------------------------------------------------------------------ who asks
     def _signed_in(self, request: Request) -> tuple[AccountRow, str]:
@@ -474,16 +492,19 @@ class Lobby:
         """``sweep`` every ``sweep_seconds``, whatever one of them met."""
         while True:
             await asyncio.sleep(self.sweep_seconds)
+            here = [a for a, group in self.sockets.items() if a and group]  # read on the loop
             try:
-                self.sweep()
+                await self._in_order(self.sweep, here)
             except Exception:
                 log.exception("the lobby's sweep failed; it runs again")
 
-    def sweep(self) -> None:
-        """Mark the accounts with a page here present, expire what is due, and match the Play now
-        requests that have grown near."""
+    def sweep(self, here: list[str] | None = None) -> None:
+        """Mark the accounts with a page here present (``here``, read from the sockets when not
+        given), expire what is due, and match the Play now requests that have grown near. Any
+        thread: the pages are told on the loop."""
         now = self.clock()
-        here = [a for a, group in self.sockets.items() if a and group]
+        if here is None:
+            here = [a for a, group in self.sockets.items() if a and group]
         self._present(here, None)
         if self.seeks.sweep(now):
             self.changed("seeks")
@@ -496,14 +517,19 @@ class Lobby:
         """A lobby page's socket: the list at once and at every change, ``ready`` for its account's
         games; it may send ``{"type": "seeks"}`` to be sent the list again."""
         session = websocket.cookies.get(COOKIE)
-        account = self.accounts.session(session)
+        try:
+            account = self.accounts.session(session)
+        except Exception:
+            log.exception("a lobby socket's session could not be read")
+            await websocket.close(code=1011)
+            return
         sock = LobbySocket(account, session if account is not None else None)
         key = account.id if account is not None else ""
         first = not self.sockets.get(key)
         self.sockets.setdefault(key, set()).add(sock)
         try:
             if account is not None and first:
-                self._present([account.id], None)
+                await self._in_order(self._present, [account.id], None)
             self._send_lists(self.seeks.live(self.clock(), 10 * LISTED), only=sock)
             await self._tell_made(sock)
         except Exception:
@@ -550,7 +576,7 @@ class Lobby:
         if not group:
             self.sockets.pop(key, None)
             if key:
-                self._present([key], self.clock())
+                self._later(self._in_order(self._present, [key], self.clock()))
 
 
 def add_seek_routes(
