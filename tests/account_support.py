@@ -1,16 +1,24 @@
 """What the tests of accounts, and of what builds on them (ratings, seeks, leaving a game), share:
-a password, a cheap Argon2id for speed, the test client's origin, a database of each kind, and the
-first rated game's Glicko-2 figures worked out apart from the code under test."""
+a password, a cheap Argon2id for speed, the test client's origin, a database of each kind, accounts
+made straight in the store, an error answer's status and words, and the first rated game's
+Glicko-2 figures worked out apart from the code under test."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
 
+from cassino.club.accounts import AccountRow
 from cassino.web.store import database_url
 from web_support import postgres_url
+
+if TYPE_CHECKING:
+    import httpx
+
+    from cassino.web.service import GameService
 
 PASSWORD = "correct horse battery"
 QUICK = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -24,6 +32,21 @@ SCALE = 173.7178
 def each_database(kind: str, tmp_path: Path) -> str:
     """A fresh database of the kind named (``sqlite`` or ``postgresql``)."""
     return database_url(None, tmp_path) if kind == "sqlite" else database_url(postgres_url())
+
+
+def stored_accounts(service: GameService, names: list[str]) -> list[str]:
+    """Accounts made straight in the store (no password: these never sign in); their ids."""
+    ids = []
+    for name in names:
+        account = AccountRow(f"id-{name.lower()}", name, "", 0.0)
+        assert service.store.accounts.add_account(account, name.lower())
+        ids.append(account.id)
+    return ids
+
+
+def error(r: httpx.Response) -> tuple[int, str]:
+    """An error answer's status and its words."""
+    return r.status_code, r.json()["error"]
 
 
 def first_game(score: float) -> tuple[float, float]:

@@ -25,8 +25,8 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
-from account_support import ORIGIN, PASSWORD, QUICK, each_database, first_game
-from cassino.club.accounts import AccountRow, Passwords
+from account_support import ORIGIN, PASSWORD, QUICK, each_database, error, first_game, stored_accounts
+from cassino.club.accounts import Passwords
 from cassino.web import create_app
 from cassino.web.accounts import COOKIE, csrf_of
 from cassino.web.errors import ServiceError
@@ -107,10 +107,6 @@ def state(client: TestClient, game: str, token: str | None = None) -> dict[str, 
     r = client.get(f"/api/games/{game}", headers={"x-cassino-token": token} if token else {})
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
-
-
-def error(r: httpx.Response) -> tuple[int, str]:
-    return r.status_code, r.json()["error"]
 
 
 def page(client: TestClient, game: str, token: str) -> Any:
@@ -284,19 +280,10 @@ def test_the_move_clock_is_chosen_on_a_seek_and_on_play_now(client: TestClient) 
 
 
 # ---------------------------------------------------------------------- several processes
-def _accounts(service: GameService, names: list[str]) -> list[str]:
-    ids = []
-    for name in names:
-        account = AccountRow(f"id-{name.lower()}", name, "", 0.0)
-        assert service.store.accounts.add_account(account, name.lower())
-        ids.append(account.id)
-    return ids
-
-
 def _rated_game(service: GameService, move_seconds: int = 0) -> tuple[str, dict[int, str]]:
     """A rated game of two accounts made through a service (as a seek's would be), with its move
     clock; forgotten by the service, so that it is read from the database as any other process would."""
-    holders = _accounts(service, ["Ann", "Bob"])
+    holders = stored_accounts(service, ["Ann", "Bob"])
     live, creator, invites = service.create({"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]})
     tokens = service_seats(service, live, creator, invites)
     for seat, account in enumerate(holders):

@@ -28,8 +28,8 @@ import httpx
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select
 
-from account_support import PASSWORD, QUICK, each_database, first_game
-from cassino.club.accounts import AccountRow, Passwords
+from account_support import PASSWORD, QUICK, each_database, first_game, stored_accounts
+from cassino.club.accounts import Passwords
 from cassino.club.ratings import POOLS, Finish
 from cassino.web import create_app
 from cassino.web.accounts import COOKIE, csrf_of
@@ -405,16 +405,6 @@ def test_a_game_left_uncounted_is_counted_at_the_next_start_or_by_its_profile(ur
         assert count_rows(again, rating_changes_table) == 6
 
 
-def _rated_accounts(service: GameService, names: list[str]) -> list[str]:
-    """Accounts made straight in the store (no password: these never sign in)."""
-    ids = []
-    for name in names:
-        account = AccountRow(f"id-{name.lower()}", name, "", 0.0)
-        assert service.store.accounts.add_account(account, name.lower())
-        ids.append(account.id)
-    return ids
-
-
 def _service_game(service: GameService, holders: list[str], pool: str = "classic-2") -> tuple[Any, dict[int, str]]:
     """A rated game of people made through a service, each seat held by an account."""
     live, creator, invites = service.create({"options": {"target": 11}, "seats": TWO_PEOPLE})
@@ -447,7 +437,7 @@ def test_two_services_on_one_database_count_a_game_once() -> None:
             await b.start()
             assert a.listener is not None and b.listener is not None
             await _until(lambda: a.listener.listening.is_set() and b.listener.listening.is_set(), "the listeners")
-            ann, bob = _rated_accounts(a, ["Ann", "Bob"])
+            ann, bob = stored_accounts(a, ["Ann", "Bob"])
             live, tokens = _service_game(a, [ann, bob])
             there = b.get(live.id)
             rng = random.Random(5)
@@ -497,7 +487,7 @@ def test_counts_at_the_same_moment_through_two_connections_count_once() -> None:
     """Two processes counting the same game at once: one claims it, the other's claim waits for its
     commit and finds it counted. Two games of one player ending at once both count."""
     with two_services() as (a, b):
-        ann, bob, cleo = _rated_accounts(a, ["Ann", "Bob", "Cleo"])
+        ann, bob, cleo = stored_accounts(a, ["Ann", "Bob", "Cleo"])
         first, second = RatingStore(a.store.engine), RatingStore(b.store.engine)
         finish = Finish((0, 1), (3, 11), 1, 2, forfeit=0)
         for n in range(5):

@@ -27,7 +27,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
-from account_support import ORIGIN, PASSWORD, QUICK, each_database
+from account_support import ORIGIN, PASSWORD, QUICK, each_database, error
 from cassino.club.accounts import AccountRow, Passwords
 from cassino.club.seeks import AWAY_GRACE, MAX_AGE, NOW_GRACE, SeekSpec, level_for_rating, seat_token
 from cassino.web import create_app
@@ -86,10 +86,6 @@ class Person:
     def cookie(self) -> dict[str, str]:
         """The header that carries this browser's session on a socket."""
         return {"cookie": f"{COOKIE}={self.session}"}
-
-
-def error(r: httpx.Response) -> tuple[int, str]:
-    return r.status_code, r.json()["error"]
 
 
 def lobby_of(client: TestClient) -> Lobby:
