@@ -378,16 +378,14 @@ def main() -> None:
         sys.exit(f"lobby_load: {exc}")
     with servers:
         try:
-            tally: Tally | None = None
-            seconds = 0.0
-            if args.no_play or not args.play_as_made:
+            tally: Tally | None
+            if args.play_as_made and not args.no_play:
+                done, tally, seconds = run_loop(lobby_and_play(servers.urls, args))
+            else:
                 done = run_loop(
                     lobby(servers.urls, args.people, args.play_now, args.arrivals, args.seed, None, args.stall)
                 )
-                if not args.no_play:
-                    tally, seconds = run_loop(play(done.seated, args.seed, args.stall))
-            else:
-                done, tally, seconds = run_loop(lobby_and_play(servers.urls, args))
+                tally, seconds = (None, 0.0) if args.no_play else run_loop(play(done.seated, args.seed, args.stall))
         except BenchError as exc:
             sys.exit(f"lobby_load: {exc}\n{servers.log_tail(0)}")
         figures = figures_of(servers, args, done, tally, seconds)

@@ -492,20 +492,22 @@ class Lobby:
         """``sweep`` every ``sweep_seconds``, whatever one of them met."""
         while True:
             await asyncio.sleep(self.sweep_seconds)
-            here = [a for a, group in self.sockets.items() if a and group]  # read on the loop
+            here = self._here()  # read on the loop
             try:
                 await self._in_order(self.sweep, here)
             except Exception:
                 log.exception("the lobby's sweep failed; it runs again")
+
+    def _here(self) -> list[str]:
+        """The accounts with a lobby page open in this process."""
+        return [a for a, group in self.sockets.items() if a and group]
 
     def sweep(self, here: list[str] | None = None) -> None:
         """Mark the accounts with a page here present (``here``, read from the sockets when not
         given), expire what is due, and match the Play now requests that have grown near. Any
         thread: the pages are told on the loop."""
         now = self.clock()
-        if here is None:
-            here = [a for a, group in self.sockets.items() if a and group]
-        self._present(here, None)
+        self._present(self._here() if here is None else here, None)
         if self.seeks.sweep(now):
             self.changed("seeks")
         for pool in self.seeks.pools_waiting(now):
