@@ -1813,6 +1813,13 @@ def test_two_people_meet_through_a_seek_and_play_it_out(server: Server, browser:
     )
     a.page.wait_for_selector(f"[data-seek='{seek}']")
     assert a.page.inner_text(f"[data-seek='{seek}'] button") == "Cancel"  # one's own seek
+    both_online = """() => {
+      const names = [...document.querySelectorAll('[data-testid=online-name]')].map((a) => a.textContent);
+      return names.includes('Seek_Ann') && names.includes('Seek_Bob');
+    }"""
+    for p in (a, b):
+        p.page.wait_for_function(both_online, timeout=5_000)  # who else is in the lobby
+    assert a.page.get_attribute("[data-testid=online-name]:text('Seek_Bob')", "href") == "/@/Seek_Bob"
     assert axe_violations(b.page) == []  # the panel signed in, a seek listed
     b.shot("web-seeks.png")
     b.page.click(f"[data-seek='{seek}'] button")

@@ -8,6 +8,7 @@ sharing the seeks. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -606,6 +607,46 @@ def test_seeks_expire_when_their_creator_leaves_or_after_half_an_hour(client: Te
     assert ann.get(f"/api/seeks/{seek}").json()["status"] == "expired"
 
 
+# ---------------------------------------------------------------------- who is online in the lobby
+def online_is(names: list[str]) -> Callable[[dict[str, Any]], bool]:
+    """A lobby socket's ``online`` message naming exactly these people."""
+    return lambda m: m["type"] == "online" and m["names"] == names and m["count"] == len(names)
+
+
+def test_who_is_online_in_the_lobby(client: TestClient, url: str) -> None:
+    """Each lobby page is told who has a lobby page open, when it opens and at every change; a
+    signed-out page is told but not counted; another process's people count until their rows have
+    not been seen for three sweeps (that process was killed)."""
+    lobby = lobby_of(client)
+    now = [4_000_000.0]
+    lobby.clock = lambda: now[0]
+    ann, bob = Person(client, "ann"), Person(client, "Bob")
+    Person(client, "cyd")  # signed up; her page is in another process
+    with client.websocket_connect("/api/lobby/socket", headers=ann.cookie()) as ann_ws:
+        receive_until(ann_ws, online_is(["ann"]))
+        with client.websocket_connect("/api/lobby/socket", headers=bob.cookie()) as bob_ws:
+            receive_until(ann_ws, online_is(["ann", "Bob"]))  # in alphabetical order, any case
+            receive_until(bob_ws, online_is(["ann", "Bob"]))
+            with client.websocket_connect("/api/lobby/socket") as nobody_ws:
+                receive_until(nobody_ws, online_is(["ann", "Bob"]))
+        receive_until(ann_ws, online_is(["ann"]))
+        # cyd's page is open through another process, which then stops being seen
+        other = SeekStore(Store(url))
+        cyd_row = other.store.accounts.account_named("cyd")
+        assert cyd_row is not None
+        other.came(cyd_row.id, now[0])
+        lobby.sweep()
+        receive_until(ann_ws, online_is(["ann", "cyd"]))
+        now[0] += 3 * lobby.sweep_seconds - 1
+        lobby.sweep()
+        assert other.online(now[0] - 3 * lobby.sweep_seconds, 100) == (2, ["ann", "cyd"])
+        now[0] += 2
+        lobby.sweep()
+        receive_until(ann_ws, online_is(["ann"]))
+        assert other.online(0, 100) == (1, ["ann"])  # the stale row is gone, not only unread
+    until(lambda: lobby.seeks.online(0, 100) == (0, []), "the closed page offline")
+
+
 # ---------------------------------------------------------------------- two server processes
 def test_two_processes_share_the_seeks() -> None:
     """A seek posted through one process is announced on the other's socket, listed there and
@@ -651,6 +692,45 @@ def test_two_processes_share_the_seeks() -> None:
                 state = httpx.get(f"{server.url}/api/games/{game}", headers={"x-cassino-token": token}, timeout=10)
                 assert state.json()["you"] == seat
         assert httpx.get(f"{first.url}/api/seeks", timeout=10).json()["seeks"] == []
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_two_processes_agree_on_who_is_online_and_drop_a_killed_ones() -> None:
+    """Ann's lobby page on one process and Bob's on another: both pages name both within seconds;
+    when Ann's process is killed (no shutdown code runs), Bob's page drops her once her row has
+    gone unseen for three sweeps."""
+    websockets = pytest.importorskip("websockets.sync.client")
+    import json
+
+    database = postgres_url()
+    first, second = Server(database), Server(database)
+    try:
+        with contextlib.ExitStack() as opened:
+            sockets = []
+            for name, server in (("Ann", first), ("Bob", second)):
+                made = httpx.post(f"{server.url}/api/accounts", json={"name": name, "password": PASSWORD}, timeout=30)
+                assert made.status_code == 201, made.text
+                url = server.url.replace("http://", "ws://") + "/api/lobby/socket"
+                cookie = {"cookie": f"{COOKIE}={made.cookies[COOKIE]}"}
+                sockets.append(opened.enter_context(websockets.connect(url, additional_headers=cookie)))
+
+            def names_on(ws: Any, names: list[str], limit: float) -> float:
+                """Seconds until the socket says exactly ``names`` are online."""
+                started = time.monotonic()
+                while True:
+                    left = limit - (time.monotonic() - started)
+                    assert left > 0, f"not told {names} within {limit} s"
+                    message = json.loads(ws.recv(timeout=left))
+                    if online_is(names)(message):
+                        return time.monotonic() - started
+
+            assert names_on(sockets[0], ["Ann", "Bob"], 5) < 5
+            assert names_on(sockets[1], ["Ann", "Bob"], 5) < 5
+            first.kill()
+            waited = names_on(sockets[1], ["Bob"], 3 * seeks_module.SWEEP_SECONDS + 10)
+            assert waited > 2 * seeks_module.SWEEP_SECONDS  # dropped by age, not by a page closing
     finally:
         first.stop()
         second.stop()

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 
 import { setCatalogue } from "../../src/cassino/web/static/i18n.js";
 import {
-  botSeats, playNowBody, refusalText, seekAction, seekText, socketUrl, variantText,
+  botSeats, onlineParts, playNowBody, refusalText, seekAction, seekText, socketUrl, variantText,
 } from "../../src/cassino/web/static/seeks.js";
 import { catalogue } from "./support.mjs";
 
@@ -73,3 +73,19 @@ describe("refusals in the page's words", () => {
     setCatalogue("en", english);
   });
 });
+
+describe("who is online in the lobby", () => {
+  test("the count, the first names and how many more, in English, German and Indonesian", () => {
+    setCatalogue("en", english);
+    const names = Array.from({ length: 14 }, (_, i) => `p${i}`);
+    assert.deepEqual(onlineParts({ count: 20, names }), { label: "Online in the lobby (20)", names: names.slice(0, 12), more: 8 });
+    assert.deepEqual(onlineParts({ count: 1, names: ["Ann"] }), { label: "Online in the lobby (1)", names: ["Ann"], more: 0 });
+    setCatalogue("de", german);
+    assert.equal(onlineParts({ count: 2, names: ["Ann", "Bob"] }).label, "In der Lobby online (2)");
+    setCatalogue("id", catalogue("id"));
+    assert.equal(onlineParts({ count: 2, names: ["Ann", "Bob"] }, 1).more, 1);
+    assert.equal(onlineParts({ count: 2, names: ["Ann", "Bob"] }).label, "Daring di lobi (2)");
+    setCatalogue("en", english);
+  });
+});
+

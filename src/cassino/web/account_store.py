@@ -12,7 +12,14 @@ from sqlalchemy.exc import IntegrityError
 
 from ..club.accounts import FAILURE_WINDOW, AccountRow
 from .requests import token_hash
-from .schema import accounts_table, seat_holders_table, seats_table, sessions_table, sign_in_failures_table
+from .schema import (
+    accounts_table,
+    lobby_online_table,
+    seat_holders_table,
+    seats_table,
+    sessions_table,
+    sign_in_failures_table,
+)
 
 _accounts = accounts_table.c
 _sessions = sessions_table.c
@@ -57,6 +64,7 @@ class AccountStore:
     def erase_account(self, account_id: str, anonymous: str, now: float) -> None:
         with self.engine.begin() as conn:
             conn.execute(delete(sessions_table).where(_sessions.account_id == account_id))
+            conn.execute(delete(lobby_online_table).where(lobby_online_table.c.account_id == account_id))
             conn.execute(
                 update(accounts_table)
                 .where(_accounts.id == account_id)

@@ -255,6 +255,17 @@ hash of the seat token its browser will hold (``club.seeks.seat_token`` of its s
 ``token_key``, the id of the request it came with: the seek's own, or a Play now request joined to
 it), its rating when it joined, and since when its lobby page has been closed."""
 
+lobby_online_table = Table(
+    "cassino_lobby_online",
+    metadata,
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), primary_key=True),
+    Column("origin", String(16), primary_key=True),
+    Column("seen", Float, nullable=False, index=True),
+)
+"""Who has a lobby page open, by server process (``Store.origin``): each process writes its own
+rows, when a page opens or its account's last page there closes, and every sweep marks them
+``seen`` again, so that the people of a process that was killed drop out once their rows age."""
+
 # ------------------------------------------------------------------ chat at the table (club/chat.py): new tables too
 chat_table = Table(
     "cassino_chat",

@@ -27,6 +27,7 @@ from .notify import LOBBY_CHANNEL
 from .schema import (
     NewGame,
     accounts_table,
+    lobby_online_table,
     rated_games_table,
     seat_holders_table,
     seek_clocks_table,
@@ -38,6 +39,7 @@ from .store import Store
 _seeks = seeks_table.c
 _members = seek_members_table.c
 _accounts = accounts_table.c
+_online = lobby_online_table.c
 
 OPEN = "open"
 FULL = "full"
@@ -581,3 +583,51 @@ class SeekStore:
             if changed:
                 self._notify(conn, "seeks")
         return bool(changed)
+
+    # ------------------------------------------------------------------ who is online in the lobby
+    def came(self, account_id: str, now: float) -> None:
+        """A lobby page of the account opened in this process (its first here): its row, seen now."""
+        mine = and_(_online.account_id == account_id, _online.origin == self.store.origin)
+        with self._writing() as conn:
+            if not conn.execute(update(lobby_online_table).where(mine).values(seen=now)).rowcount:
+                conn.execute(
+                    insert(lobby_online_table), {"account_id": account_id, "origin": self.store.origin, "seen": now}
+                )
+                self._notify(conn, "online")
+
+    def went(self, account_id: str) -> None:
+        """The account's last lobby page in this process closed: its row here is gone."""
+        mine = and_(_online.account_id == account_id, _online.origin == self.store.origin)
+        with self._writing() as conn:
+            if conn.execute(delete(lobby_online_table).where(mine)).rowcount:
+                self._notify(conn, "online")
+
+    def beat(self, accounts: list[str], now: float, stale: float) -> None:
+        """The accounts with a lobby page open in this process, seen now (rows added and dropped to
+        match), and every process's rows not seen since ``stale`` gone: a killed process's people."""
+        mine = _online.origin == self.store.origin
+        wanted = set(accounts)
+        with self._writing() as conn:
+            held = set(conn.execute(select(_online.account_id).where(mine)).scalars())
+            gone, new = held - wanted, wanted - held
+            if gone:
+                conn.execute(delete(lobby_online_table).where(mine, _online.account_id.in_(gone)))
+            conn.execute(update(lobby_online_table).where(mine).values(seen=now))
+            if new:
+                rows = [{"account_id": a, "origin": self.store.origin, "seen": now} for a in sorted(new)]
+                conn.execute(insert(lobby_online_table), rows)
+            dropped = conn.execute(delete(lobby_online_table).where(_online.seen < stale)).rowcount
+            if gone or new or dropped:
+                self._notify(conn, "online")
+
+    def online(self, since: float, limit: int) -> tuple[int, list[str]]:
+        """How many accounts have a lobby page open in any process (seen since ``since``), and the
+        first ``limit`` of their names in alphabetical order."""
+        alive = select(_online.account_id).where(_online.seen >= since)
+        who = and_(_accounts.id.in_(alive), _accounts.deleted.is_(None))
+        with self.engine.connect() as conn:
+            count = conn.execute(select(func.count()).select_from(accounts_table).where(who)).scalar_one()
+            names = conn.execute(
+                select(_accounts.name).where(who).order_by(func.lower(_accounts.name), _accounts.name).limit(limit)
+            )
+            return int(count), [str(n) for n in names.scalars()]

@@ -13,6 +13,12 @@ for each seek of its account whose game was made, ``ready`` with the game, the s
 When an account's last lobby socket in a process closes, its seeks and seats are marked away: a
 Play now request is matched no more, and a seek expires after ``AWAY_GRACE`` seconds unless a page
 of it comes back (a process holding another page of the account marks it back within a sweep).
+
+Who is online in the lobby is the accounts with a lobby page open in any process: each process
+keeps its own rows (``schema.lobby_online_table``), written when a page opens or an account's
+last page here closes and seen again at every sweep; rows not seen for three sweeps are dropped,
+so the people of a process that was killed go offline within about 15 seconds. Each page is sent
+``online`` (the count and the first names) when it opens and whenever that changes.
 """
 
 from __future__ import annotations
@@ -71,6 +77,10 @@ SWEEP_SECONDS: Final = 5.0
 accounts present, and matches Play now requests that have grown near."""
 PUSH_DELAY: Final = 0.05
 """Changes within this many seconds are sent to the sockets as one list."""
+ONLINE_PACE: Final = 1.0
+"""Seconds between two readings of who is online for the pages (changes in between make one)."""
+ONLINE_LISTED: Final = 100
+"""The most names of people online sent to a page (the count is of all of them)."""
 PUSH_PACE: Final = 0.0005
 """Seconds between two lists for each open lobby socket (0.5 s with 1,000 open): with many pages,
 a burst of changes makes fewer, later lists rather than one list a page every 50 ms."""
@@ -171,6 +181,10 @@ class Lobby:
         self.pushed = 0.0
         """When the last lists were sent (``time.monotonic``)."""
         self.tasks: set[asyncio.Task[None]] = set()
+        self.online: str | None = None
+        """The last ``online`` message sent to the pages (what a new page is sent at once)."""
+        self.online_due = False
+        self.reading_online: asyncio.Task[None] | None = None
         self.marker: ThreadPoolExecutor | None = None
         """On PostgreSQL, the one thread that marks accounts away and back and sweeps, in the order
         asked (a page closed and opened again must end marked back), so that the event loop does
@@ -187,7 +201,7 @@ class Lobby:
 
     async def stop(self) -> None:
         """Stop the sweep, the pushes and the listener."""
-        for task in [self.sweeper, self.pushing, *self.tasks]:
+        for task in [self.sweeper, self.pushing, self.reading_online, *self.tasks]:
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -356,15 +370,23 @@ class Lobby:
 
     # ------------------------------------------------------------------ news
     def changed(self, what: str) -> None:
-        """A change made here or heard of: ``seeks`` (send the list again) or ``ready ID`` (tell the
-        members of seek ID too). The pages are told on the lobby's loop, whichever thread asks."""
+        """A change made here or heard of: ``seeks`` (send the list again), ``ready ID`` (tell the
+        members of seek ID too) or ``online`` (who is online changed). The pages are told on the
+        lobby's loop, whichever thread asks."""
         kind, _, seek_id = what.partition(" ")
 
         def tell() -> None:
+            if kind == "online":
+                self._online_soon()
+                return
             if kind == "ready" and seek_id:
                 self._later(self._tell_ready(seek_id))
             self._push_soon()
 
+        self._on_loop(tell)
+
+    def _on_loop(self, work: Callable[[], None]) -> None:
+        """Run ``work`` on the lobby's loop: now when called there, else as soon as it can."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return  # not started: no page to tell
@@ -373,9 +395,9 @@ class Lobby:
         except RuntimeError:
             running = None
         if running is loop:
-            tell()
+            work()
         else:
-            loop.call_soon_threadsafe(tell)
+            loop.call_soon_threadsafe(work)
 
     def heard(self, _game: str | None, what: str) -> None:
         """Another process's change (``LOBBY_CHANNEL``); ``reset``: the listener was lost a while,
@@ -385,6 +407,7 @@ class Lobby:
                 for sock in sockets:
                     self._later(self._tell_made(sock))
             self._push_soon()
+            self._online_soon()
             return
         self.changed(what)
 
@@ -488,6 +511,60 @@ class Lobby:
         except Exception:
             log.exception("the lobby could not mark accounts %s", "away" if since is not None else "back")
 
+    def _arrived(self, account_id: str) -> None:
+        """An account's first lobby page here opened: its seeks and seats back, and it is online."""
+        self._present([account_id], None)
+        try:
+            self.seeks.came(account_id, self.clock())
+        except Exception:
+            log.exception("the lobby could not mark an account online")
+        self.changed("online")
+
+    def _left(self, account_id: str, since: float) -> None:
+        """An account's last lobby page here closed: its seeks and seats away, and it is offline
+        here (a page of it in another process keeps it online)."""
+        self._present([account_id], since)
+        try:
+            self.seeks.went(account_id)
+        except Exception:
+            log.exception("the lobby could not mark an account offline")
+        self.changed("online")
+
+    def _online_soon(self) -> None:
+        """Read who is online again shortly and send it to the pages if it changed (on the loop;
+        changes within ``ONLINE_PACE`` make one reading)."""
+        self.online_due = True
+        if self.reading_online is None or self.reading_online.done():
+            self.reading_online = asyncio.get_running_loop().create_task(self._read_online_soon())
+
+    async def _read_online_soon(self) -> None:
+        """Read who is online after ``ONLINE_PACE``, again while changes came meanwhile."""
+        while self.online_due:
+            await asyncio.sleep(ONLINE_PACE)
+            self.online_due = False
+            try:
+                await self._in_order(self._read_online)
+            except Exception:
+                log.exception("who is online in the lobby could not be read")
+
+    def _read_online(self) -> None:
+        """Who is online in every process: sent to the pages here when it changed (any thread)."""
+        count, names = self.seeks.online(self.clock() - self._online_for(), ONLINE_LISTED)
+        message = encode({"type": "online", "count": count, "names": names})
+        if message != self.online:
+            self.online = message
+            self._on_loop(lambda: self._send_all(message))
+
+    def _online_for(self) -> float:
+        """Seconds a row of who is online lasts without being seen again: three sweeps."""
+        return 3 * self.sweep_seconds
+
+    def _send_all(self, message: str) -> None:
+        """Put one message in every lobby socket's queue here."""
+        for group in self.sockets.values():
+            for sock in group:
+                sock.queue.put_nowait(message)
+
     async def _sweep_forever(self) -> None:
         """``sweep`` every ``sweep_seconds``, whatever one of them met."""
         while True:
@@ -503,11 +580,17 @@ class Lobby:
         return [a for a, group in self.sockets.items() if a and group]
 
     def sweep(self, here: list[str] | None = None) -> None:
-        """Mark the accounts with a page here present (``here``, read from the sockets when not
-        given), expire what is due, and match the Play now requests that have grown near. Any
-        thread: the pages are told on the loop."""
+        """Mark the accounts with a page here present and online (``here``, read from the sockets
+        when not given), expire what is due, and match the Play now requests that have grown near.
+        Any thread: the pages are told on the loop."""
         now = self.clock()
-        self._present(self._here() if here is None else here, None)
+        here = self._here() if here is None else here
+        self._present(here, None)
+        try:
+            self.seeks.beat(here, now, now - self._online_for())
+            self._read_online()
+        except Exception:
+            log.exception("the lobby could not mark who is online")
         if self.seeks.sweep(now):
             self.changed("seeks")
         for pool in self.seeks.pools_waiting(now):
@@ -531,8 +614,10 @@ class Lobby:
         self.sockets.setdefault(key, set()).add(sock)
         try:
             if account is not None and first:
-                await self._in_order(self._present, [account.id], None)
+                await self._in_order(self._arrived, account.id)
             self._send_lists(self.seeks.live(self.clock(), 10 * LISTED), only=sock)
+            if self.online is not None:
+                sock.queue.put_nowait(self.online)
             await self._tell_made(sock)
         except Exception:
             log.exception("a lobby socket could not be opened")
@@ -578,7 +663,7 @@ class Lobby:
         if not group:
             self.sockets.pop(key, None)
             if key:
-                self._later(self._in_order(self._present, [key], self.clock()))
+                self._later(self._in_order(self._left, key, self.clock()))
 
 
 def add_seek_routes(

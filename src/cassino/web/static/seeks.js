@@ -25,6 +25,7 @@ let playing = []; // this account's open Play now requests
 let waiting = null; // { id, yours, level, wait, started, seen } while this page waits for Play now
 let ticker = null;
 let refusal = null; // the last refusal: { status, body } or { note: KEY }
+let online = null; // who has a lobby page open: { count, names } as the socket sent it
 
 // ------------------------------------------------------------------ words and requests (pure)
 /** A seek's variant in words: "Royal · 4 players · partnerships". */
@@ -41,6 +42,13 @@ export function seekText(seek) {
   const seats = t("seeks.seats", { n: seek.seats, needed: seek.needed });
   const clock = seek.move_seconds ? [t("seeks.move_clock", { n: seek.move_seconds })] : [];
   return [variantText(seek), t(seek.rated ? "seeks.rated" : "seeks.casual"), ...clock, who, seats].join(" · ");
+}
+
+/** Who is online in words: the label with the count, the names to show (at most `most`) and how
+ * many more there are beyond them. */
+export function onlineParts(message, most = 12) {
+  const names = message.names.slice(0, most);
+  return { label: tn("seeks.online", message.count), names, more: Math.max(0, message.count - names.length) };
 }
 
 /** The move clocks a rated game may have (seconds a move; 0: none), as the server takes them. */
@@ -122,6 +130,9 @@ function onMessage(msg) {
     renderSeeks();
   } else if (msg.type === "ready") {
     openReady(msg);
+  } else if (msg.type === "online") {
+    online = { count: msg.count, names: msg.names };
+    renderOnline();
   }
 }
 
@@ -173,6 +184,19 @@ export function renderSeeks() {
   for (const seek of seeks) list.append(seekItem(seek));
   if (!seeks.length) list.append(el("li", { class: "about" }, t("seeks.none")));
   $("seeks-error").textContent = !refusal ? "" : refusal.note ? t(refusal.note) : refusalText(refusal.status, refusal.body);
+  renderOnline();
+}
+
+/** Who else is in the lobby now, each name a link to their profile. */
+function renderOnline() {
+  const line = $("seeks-online");
+  if (!line) return;
+  line.hidden = !online || !online.count;
+  if (line.hidden) return;
+  const parts = onlineParts(online);
+  const links = parts.names.flatMap((name, i) => [i ? ", " : "", el("a", { href: `/@/${encodeURIComponent(name)}`, "data-testid": "online-name" }, name)]);
+  const more = parts.more ? [" ", t("seeks.online_more", { n: parts.more })] : [];
+  line.replaceChildren(`${parts.label}: `, ...links, ...more);
 }
 
 function seekItem(seek) {
