@@ -263,6 +263,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
         raise CliError(f"--expire-after must be more than 0 seconds, got {args.expire_after:g}")
     if args.grace is not None and not 0 <= args.grace <= 86400:
         raise CliError(f"--grace must be 0 to 86400 seconds, got {args.grace:g}")
+    if not abs(args.clock_offset) <= 10 * 365 * 86400:
+        raise CliError(f"--clock-offset must be within ten years of now, got {args.clock_offset:g} seconds")
     if args.database is None:  # SQLite in a folder: checked now, not when the first game is stored
         from ..web.store import default_data_dir
 
@@ -277,6 +279,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
         extra["expire_after"] = args.expire_after
     if args.grace is not None:
         extra["grace"] = args.grace
+    if args.clock_offset:
+        extra["clock_offset"] = args.clock_offset
     if args.allow_bots is not None:
         extra["programs"] = _programs(args)
     run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay, args.durable, **extra)
@@ -414,6 +418,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SECONDS",
         help="how long one who left a rated game has to come back before the others may claim it (default 180)",
+    )
+    p.add_argument(
+        "--clock-offset",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="behave as if this much time had passed (for tests and outside checks: the daily deal's day, "
+        "its reveal, every deadline)",
     )
     p.add_argument(
         "--allow-bots",

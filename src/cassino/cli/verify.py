@@ -34,7 +34,18 @@ from ..record import GameRecord, read_record, replay
 from ..web import fair
 from .errors import CliError, NotVerifiedError
 
-__all__ = ["FileHand", "GameFile", "parse_mine", "read_game_file", "run_verify", "verify_game"]
+__all__ = [
+    "FileHand",
+    "GameFile",
+    "game_file",
+    "is_daily_reveal",
+    "parse_mine",
+    "read_game_file",
+    "read_json_file",
+    "run_verify",
+    "verify_daily",
+    "verify_game",
+]
 
 Mine = dict[tuple[int, int], str]
 """The contributions a person says they sent: (hand, seat) -> value."""
@@ -64,6 +75,9 @@ class GameFile:
     hands: list[FileHand]
     winner: int
     scores: list[int]
+    daily: str | None = None
+    """The daily deal the game was an attempt at: its first deck derives from the deal's id, the
+    same for everyone who played it, not from the game's."""
 
 
 # ----------------------------------------------------------------------------------- reading
@@ -128,6 +142,12 @@ _RECORD_TAG = re.compile(r'\[\s*[A-Za-z][A-Za-z0-9_]*\s+"')
 def read_game_file(path: str) -> GameFile:
     """The file at ``path`` (``-``: standard input) as a ``GameFile``; CliError naming what is
     wrong when it cannot be read, is not JSON or is not of the shape of a game's record."""
+    return game_file(read_json_file(path))
+
+
+def read_json_file(path: str) -> dict[str, Any]:
+    """The JSON object of the file at ``path`` (``-``: standard input); CliError naming what is
+    wrong when it cannot be read or is no JSON object."""
     try:
         text = read_text(None if path == "-" else path)
     except OSError as exc:
@@ -143,6 +163,12 @@ def read_game_file(path: str) -> GameFile:
     data = load_json(text, CliError, "not valid JSON", too_deep)
     if not isinstance(data, dict):
         raise CliError(f"bad record file: expected an object (GET /api/games/ID/record), got {_shown(data)}")
+    return data
+
+
+def game_file(data: dict[str, Any]) -> GameFile:
+    """A game's record file (``GET /api/games/ID/record``) as a ``GameFile``; CliError naming the
+    first field missing or of the wrong type."""
     hands = _field(data, "hands", list, "")
     if not hands:
         raise CliError("bad record file: hands is empty: a finished game has at least one hand")
@@ -156,6 +182,27 @@ def read_game_file(path: str) -> GameFile:
         hands=[_hand(h, f"hands[{i}]") for i, h in enumerate(hands)],
         winner=_field(data, "winner", int, ""),
         scores=scores,
+        daily=_field(data, "daily", str, "") if "daily" in data else None,
+    )
+
+
+def is_daily_reveal(data: dict[str, Any]) -> bool:
+    """True for a daily deal's reveal (``GET /api/daily/ID/reveal``) rather than a game's record."""
+    return "hands" not in data and "seed" in data
+
+
+def verify_daily(data: dict[str, Any]) -> tuple[bool, str]:
+    """A daily deal's reveal checked: its seed matches the commitment published at the start of
+    the day, and the deck is the one the seed and the deal's id give (``fair.verify_deal``)."""
+    deal, commitment = _field(data, "id", str, ""), _field(data, "commitment", str, "")
+    seed, deck = _field(data, "seed", str, ""), _field(data, "deck", str, "")
+    name = excerpt(deal, quote=False) if deal.isprintable() else excerpt(deal)
+    problem = fair.verify_deal(commitment, deal, 1, seed, {}, deck)
+    if problem is not None:
+        return False, f"daily deal {name}: not verified: {problem}"
+    return (
+        True,
+        f"daily deal {name}: verified, the seed matches the commitment published before the day and gives the deck",
     )
 
 
@@ -199,16 +246,19 @@ def _check_deal(data: GameFile, number: int, hand: FileHand, players: int, mine:
         values[seat] = value
     hex_commitment = hand.commitment.isascii() and fair.is_value(hand.commitment.lower())
     if hand.scheme == fair.SCHEME:
-        if not data.game.isascii():
-            raise NotVerifiedError(f"the game id {excerpt(data.game)} is not ASCII text: no deck derives from it")
+        source = data.daily if data.daily is not None and number == 1 else data.game
+        if not source.isascii():
+            raise NotVerifiedError(f"the game id {excerpt(source)} is not ASCII text: no deck derives from it")
         if not hex_commitment:
             raise NotVerifiedError("the commitment is not 64 hex digits")
-        problem = fair.verify_deal(hand.commitment, data.game, number, hand.salt, values, hand.deck)
+        problem = fair.verify_deal(hand.commitment, source, number, hand.salt, values, hand.deck)
         if problem is not None:
             raise NotVerifiedError(problem)
         said = "seed committed before the hand; " + (
             _seats(sorted(values)) if values else "no contributions: the server's seed alone made the deck"
         )
+        if source != data.game:
+            said = f"the deck of daily deal {excerpt(source, quote=False)}, the same for everyone; " + said
     elif hand.scheme == fair.LEGACY:
         if values:
             raise NotVerifiedError(f"a {fair.LEGACY} hand has no contributions, but the file gives {len(values)}")
@@ -353,8 +403,8 @@ def verify_game(data: GameFile, mine: Mine) -> Iterator[tuple[bool, str]]:
     failed = None
     if len(record.hands) != hands:
         failed = f"the record text has {len(record.hands)} hands, the file {hands}"
-    elif not game.over:
-        failed = "the game is not over after the last hand"
+    elif not (game.over or (data.daily is not None and hands == 1 and game.hands[0].hand_over)):
+        failed = "the game is not over after the last hand"  # a daily deal's attempt is one hand
     elif list(game.scores) != data.scores:
         failed = f"the file says scores {_scores(data.scores)}, but the moves end {_scores(game.scores)}"
     elif game.winner != data.winner:
@@ -375,7 +425,12 @@ def run_verify(path: str, mine_texts: Sequence[str]) -> bool:
     """Read the file at ``path`` (``-``: standard input), print the report, and say whether the
     game verified. CliError for a file that is not a game's record or for bad ``--mine``."""
     mine = parse_mine(mine_texts)
-    data = read_game_file(path)
+    raw = read_json_file(path)
+    if is_daily_reveal(raw):
+        verified, line = verify_daily(raw)
+        print(line, flush=True)
+        return verified
+    data = game_file(raw)
     verified = False
     for ok, line in verify_game(data, mine):
         print(line, flush=True)

@@ -36,6 +36,7 @@ from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, Option
 from ..table import DEFAULT_OPPONENT
 from .accounts import CrossSiteGuard, add_account_routes
 from .card_images import back_svg, card_svg
+from .daily import Daily, add_daily_routes
 from .errors import ListenError, ServiceError
 from .i18n import LANGUAGE_NAMES, LANGUAGES, catalogue_json
 from .leave import GRACE
@@ -290,6 +291,7 @@ def create_app(
     )
     accounts = Accounts(the_store.accounts, passwords or Passwords(), service.clock)
     ratings = Ratings(RatingStore(the_store.engine), service, service.clock)
+    daily = Daily(service, accounts)
 
     def client_of(connection: Request | WebSocket) -> str:
         """The rate limits' key: the client's address (behind a proxy, the proxy's: see docs/web.md);
@@ -333,6 +335,7 @@ def create_app(
     add_rating_routes(app, ratings, STATIC / "index.html")
     app.state.lobby = lobby
     add_seek_routes(app, lobby, client_of, lambda websocket: _same_origin(websocket, origins))
+    add_daily_routes(app, daily, client_of)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
@@ -646,6 +649,7 @@ def run_server(
     rate_limits: bool = True,
     programs: Programs | None = None,
     grace: float = GRACE,
+    clock_offset: float = 0.0,
 ) -> None:
     """``cassino serve``: the app under uvicorn, printing where to open it once it has the port (a
     taken port is a one-line ``ListenError``, before any address is printed)."""
@@ -661,6 +665,7 @@ def run_server(
         rate_limits=rate_limits,
         programs=programs,
         grace=grace,
+        clock=(lambda: time.time() + clock_offset) if clock_offset else time.time,
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     print(f"cassino: open http://{shown}:{port}/ to play (games stored in {store.describe()})", flush=True)

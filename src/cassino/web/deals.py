@@ -22,6 +22,9 @@ from .store import Store, StoreError
 log = logging.getLogger("cassino.web")
 
 
+SEALED = "this game is an attempt at daily deal {deal}: its deck is revealed when the day is over, for others are still to play it"
+
+
 @dataclass(frozen=True, slots=True)
 class NewHand:
     """What a move stores of the hand it dealt: the hand's row (None: it dealt none), the next
@@ -130,6 +133,8 @@ class Deals:
         """The salt and deck of a finished hand, with its commitment; 403 while it is in play."""
         if not 1 <= number <= len(live.hands):
             raise ServiceError(404, f"game {live.id} has no hand {number} (it has {len(live.hands)})")
+        if live.sealed and number == 1:
+            raise ServiceError(403, SEALED.format(deal=live.daily))
         if not live.revealed(number):
             raise ServiceError(403, f"hand {number} is in play: its deck and salt are revealed when it ends")
         row = live.hands[number - 1]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,8 @@ class LiveGame(Table):
         dealer: Dealer | None = None,
         invites: dict[int, str] | None = None,
         help_allowed: bool = True,
+        last_hand: int | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(
             rules,
@@ -93,7 +96,9 @@ class LiveGame(Table):
             decks=decks,
             deck_source=secure_deck if dealer is None else dealer.deck,
             next_after=next_after,
+            last_hand=last_hand,
             coach_seed=lambda seat: coach_seed(id, seat),
+            clock=clock,
         )
         self.id = id
         self.hands = list(hands)
@@ -141,6 +146,11 @@ class LiveGame(Table):
         self.loaded = created
         """When this process made or loaded its copy: a seat it has heard nothing of since counts as
         away from then."""
+        self.daily: str | None = None
+        """The daily deal this game is an attempt at (one hand), or None."""
+        self.sealed_until: float | None = None
+        """Until when (epoch seconds) its decks stay secret even once played: a daily deal's, which
+        others are still to play, until its day is over."""
 
     def adopt(self, fresh: Table) -> None:
         """Take the position of ``fresh`` (the same game rebuilt from the store), keeping this copy's
@@ -150,9 +160,18 @@ class LiveGame(Table):
         self.hands, self.dealer, self.invites = fresh.hands, fresh.dealer, fresh.invites
         self.help_allowed = fresh.help_allowed
         self.rated, self.move_seconds, self.turn_began = fresh.rated, fresh.move_seconds, fresh.turn_began
+        self.daily, self.sealed_until = fresh.daily, fresh.sealed_until
         self.contributions, self.last_move, self.stale = fresh.contributions, fresh.last_move, False
         self.cache.clear()
 
     def revealed(self, number: int) -> bool:
-        """True when hand ``number`` is over, so its deck and salt may be shown to anyone."""
+        """True when hand ``number`` is over, so its deck and salt may be shown to anyone (a daily
+        deal's only once its day is over)."""
+        if self.sealed and number == 1:
+            return False
         return 1 <= number <= len(self.hands) and (number < self.hand_number or self.over)
+
+    @property
+    def sealed(self) -> bool:
+        """True while this game's first deck is one others may still be dealt (a daily deal's)."""
+        return self.sealed_until is not None and self.clock() < self.sealed_until

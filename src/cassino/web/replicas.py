@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from ..club.daily import deal_reveal_after as daily_reveal_after
 from ..errors import IllegalMoveError, MoveError
 from ..moves import parse_code
 from ..rules import Rules
@@ -84,7 +85,11 @@ class Replicas:
             dealer=dealer,
             invites={i.seat: i.code_hash for i in stored.invites},
             help_allowed=stored.help_allowed,
+            last_hand=1 if stored.daily else None,
+            clock=self.clock,
         )
+        if stored.daily:
+            live.daily, live.sealed_until = stored.daily, daily_reveal_after(stored.daily)
         try:
             live.replay((row.seat, parse_code(row.move)) for row in stored.moves)
         except ValueError as exc:

@@ -266,6 +266,33 @@ lobby_online_table = Table(
 rows, when a page opens or its account's last page there closes, and every sweep marks them
 ``seen`` again, so that the people of a process that was killed drop out once their rows age."""
 
+# ---------------------------------------------------------------------- the daily deal (club/daily.py): new tables
+daily_deals_table = Table(
+    "cassino_daily_deals",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("date", String(10), nullable=False, index=True),
+    Column("seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+"""Each deal of a day (``club.daily.deals_of``): the server's secret seed, drawn when the day's
+deals were first asked for, and its published SHA-256; the seed is shown once the day is over."""
+daily_attempts_table = Table(
+    "cassino_daily_attempts",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("deal_id", String(32), ForeignKey("cassino_daily_deals.id"), nullable=False, index=True),
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), nullable=True, index=True),
+    Column("started", Float, nullable=False),
+    Column("score", Integer, nullable=True),
+    Column("finished", Float, nullable=True),
+    UniqueConstraint("deal_id", "account_id", name="cassino_daily_one_attempt"),
+)
+"""Each attempt at a daily deal: its game (one hand, the person at ``club.daily.SEAT``), the
+account that played it (null: a guest, whose attempt its browser keeps) and, once the hand is
+over, its score. The unique constraint is the one attempt per account (guests' nulls differ)."""
+
 # ------------------------------------------------------------------ chat at the table (club/chat.py): new tables too
 chat_table = Table(
     "cassino_chat",
@@ -399,6 +426,8 @@ class StoredGame:
     """Seconds a move may take (``game_clocks_table``; 0: no clock)."""
     count_ended: float | None = None
     """When the last count ended by everyone pressing next, for a game with a clock."""
+    daily: str | None = None
+    """The daily deal it is an attempt at (``daily_attempts_table``): a game of one hand."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from ..table import CountEnded, CountStarted, Dealt
 from .bots import Background, cancel
 from .chat import Chats, chat_of_request
 from .coaching import Coaching
-from .deals import Deals, NewHand
+from .deals import SEALED, Deals, NewHand
 from .errors import ServiceError
 from .fair import deck_text, derive_deck, new_seed, seed_commitment
 from .leave import GRACE, choose, reason
@@ -564,10 +564,14 @@ class GameService:
         live = self.get(game_id)
         if not live.over:
             raise ServiceError(403, "the record (every hand revealed) is published when the game is over")
+        if live.sealed:
+            raise ServiceError(403, SEALED.format(deal=live.daily))
         date = time.strftime("%Y.%m.%d", time.gmtime(live.created))
         tags = {"Event": "Web game", "Site": "cassino serve", "Date": date}
+        daily = {"daily": live.daily} if live.daily is not None else {}
         return {
             "game": live.id,
+            **daily,
             "record": write_record(record_of_game(live.game, tags, live.names)),
             "hands": [self.deals.reveal(live, n) for n in range(1, len(live.hands) + 1)],
             "winner": live.game.winner,

@@ -63,6 +63,7 @@ from .schema import (
     StoredGame,
     activity_table,
     contributions_table,
+    daily_attempts_table,
     forfeits_table,
     game_clocks_table,
     games_table,
@@ -555,6 +556,8 @@ class Store:
             clock = conn.execute(select(game_clocks_table).where(game_clocks_table.c.game_id == game_id)).first()
             if clock is not None:
                 game.move_seconds, game.count_ended = int(clock.move_seconds), clock.count_ended
+            daily = select(daily_attempts_table.c.deal_id).where(daily_attempts_table.c.game_id == game_id)
+            game.daily = conn.execute(daily).scalar_one_or_none()
         return game
 
     def progress(self, game_id: str, ply: int) -> Progress:

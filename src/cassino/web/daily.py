@@ -1,0 +1,230 @@
+"""The daily deal over HTTP (``/api/daily``): the rules are ``cassino.club.daily``, the storage
+``web.daily_store``.
+
+Anyone may play a deal of today, once per account (a second attempt is 409); a guest's attempt is
+kept by its browser (the seat's token) and shown on the leaderboard as a guest. Each attempt is a
+game of one hand (``Table.last_hand``), the person at ``daily.SEAT`` and ``daily.OPPONENT`` in
+every other seat, dealt the deck of the deal's seed and id (``fair.derive_deck``, no
+contributions: the deck is the same for everyone, and nobody knows it before the day is over);
+its deck stays sealed until then even in the finished game (``LiveGame.sealed``). The day and the
+reveal follow the server's clock (``cassino serve --clock-offset`` moves it).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from ..club.accounts import Accounts
+from ..club.daily import (
+    OPPONENT,
+    SEAT,
+    DailySpec,
+    day_of,
+    deal_reveal_after,
+    deals_of,
+    distribution,
+    opponent_seed,
+    percentile,
+    ranked,
+    score,
+    spec_of,
+    streak,
+)
+from ..rules import make_rules
+from ..table import default_names
+from .accounts import COOKIE
+from .daily_store import AlreadyPlayedError, DailyStore, DealRow
+from .errors import ServiceError
+from .fair import SCHEME, deck_text, derive_deck
+from .model import LiveGame
+from .requests import token_hash
+from .schema import HandRow, NewGame, SeatRow
+from .service import GameService
+
+log = logging.getLogger("cassino.web")
+
+GUEST = "Guest"
+"""A guest's name at the table (on the leaderboard a guest has none)."""
+
+
+class Daily:
+    """The daily deal of one server process: its requests and what follows an attempt's end."""
+
+    def __init__(self, service: GameService, accounts: Accounts) -> None:
+        self.service = service
+        self.store = DailyStore(service.store)
+        self.accounts = accounts
+        self.clock = service.clock
+        service.on_over.append(self.game_over)
+
+    # ------------------------------------------------------------------ reading
+    def today(self, request: Request) -> dict[str, Any]:
+        """Today's deals with their commitments, made now if nobody asked before; for a signed-in
+        asker, its attempt at each (game and score) and its streak."""
+        now = self.clock()
+        date = day_of(now)
+        specs = deals_of(date)
+        rows = self.store.deals(specs, now)
+        account = self.accounts.session(request.cookies.get(COOKIE))
+        deals = []
+        for spec, row in zip(specs, rows, strict=True):
+            entry = {
+                **spec.to_json(),
+                "commitment": row.commitment,
+                "opponent": OPPONENT,
+                "reveal_after": deal_reveal_after(spec.id),
+            }
+            if account is not None:
+                mine = self.store.attempt_of(spec.id, account.id)
+                entry["played"] = None if mine is None else {"game": mine.game, "score": mine.score}
+            deals.append(entry)
+        out: dict[str, Any] = {"date": date, "deals": deals}
+        if account is not None:
+            out["streak"] = streak((r.deal[:10] for r in self.store.results_of(account.id)), date)
+        return out
+
+    def _deal(self, deal_id: str) -> tuple[DailySpec, DealRow]:
+        """A deal that was made (its day came), or 404."""
+        spec = spec_of(deal_id) if len(deal_id) <= 32 else None
+        row = self.store.deal(deal_id) if spec is not None else None
+        if spec is None or row is None:
+            raise ServiceError(404, f"no daily deal {deal_id[:40]!r} here", code="no_deal")
+        return spec, row
+
+    def leaderboard(self, request: Request, deal_id: str) -> dict[str, Any]:
+        """The finished attempts ranked (accounts by name, guests with none), the spread of scores,
+        the asker's own rank and percentile, and once the day is over the best attempt's game."""
+        self._deal(deal_id)
+        attempts = self.store.finished(deal_id)
+        entries = ranked((a.name, a.score or 0, a.game) for a in attempts)
+        scores = [e.score for e in entries]
+        over = self.clock() >= deal_reveal_after(deal_id)
+        out: dict[str, Any] = {
+            "id": deal_id,
+            "entries": [{"name": e.name, "score": e.score, "rank": e.rank} for e in entries],
+            "count": len(entries),
+            "distribution": distribution(scores),
+            "over": over,
+        }
+        if over and entries:
+            best = entries[0]
+            out["best"] = {"name": best.name, "score": best.score, "game": best.game}
+        account = self.accounts.session(request.cookies.get(COOKIE))
+        mine = self.store.attempt_of(deal_id, account.id) if account is not None else None
+        if mine is not None and mine.score is not None:
+            rank = next(e.rank for e in entries if e.game == mine.game)
+            out["you"] = {"score": mine.score, "rank": rank, "percentile": percentile(scores, mine.score)}
+        return out
+
+    def reveal(self, deal_id: str) -> dict[str, Any]:
+        """The seed and the deck once the day is over (403 before): its SHA-256 is the commitment
+        published at the start of the day, and the deck is the one derived from it and the id."""
+        spec, row = self._deal(deal_id)
+        if self.clock() < deal_reveal_after(deal_id):
+            raise ServiceError(
+                403,
+                f"daily deal {deal_id} is revealed when its day is over: others are still to play it",
+                code="sealed",
+            )
+        return {
+            **spec.to_json(),
+            "scheme": SCHEME,
+            "commitment": row.commitment,
+            "seed": row.seed,
+            "deck": deck_text(derive_deck(spec.id, 1, row.seed, {})),
+        }
+
+    # ------------------------------------------------------------------ playing
+    def play(self, request: Request, deal_id: str, client: str) -> dict[str, Any]:
+        """Start an attempt at a deal of today: 201 with the game, the seat and its token; 409 for
+        a second attempt of an account, or a deal of another day."""
+        spec, row = self._deal(deal_id)
+        if spec.date != day_of(self.clock()):
+            raise ServiceError(
+                409, f"daily deal {deal_id} is not today's: only today's deals are played", code="not_today"
+            )
+        account = self.accounts.session(request.cookies.get(COOKIE))
+        if account is not None and self.store.attempt_of(deal_id, account.id) is not None:
+            raise ServiceError(409, f"you have played daily deal {deal_id} already: one attempt a day", code="played")
+        self.service.create_limit.take(client)
+        rules = make_rules(spec.preset, players=spec.players, partnerships=spec.partnerships)
+        token = secrets.token_hex(16)
+        kinds: list[str | None] = [None if s == SEAT else OPPONENT for s in range(rules.players)]
+        given: list[str | None] = [
+            account.name if account is not None and s == SEAT else None for s in range(rules.players)
+        ]
+        if account is None:
+            given[SEAT] = GUEST
+        names = default_names(kinds, given)
+        seats = [
+            SeatRow(s, "human", names[s], token_hash=token_hash(token))
+            if s == SEAT
+            else SeatRow(s, "bot", names[s], bot=OPPONENT, bot_seed=opponent_seed(row.seed, s))
+            for s in range(rules.players)
+        ]
+        deck = derive_deck(spec.id, 1, row.seed, {})
+        now = self.clock()
+        game_id = secrets.token_hex(8)
+        game = NewGame(
+            game_id,
+            rules.to_json(),
+            seats,
+            HandRow(1, deck_text(deck), row.seed, row.commitment),
+            listed=False,
+            created=now,
+            seeds={1: row.seed},
+            help_allowed=False,
+        )
+        try:
+            self.store.start(deal_id, account.id if account is not None else None, game, SEAT, now)
+        except AlreadyPlayedError:
+            raise ServiceError(
+                409, f"you have played daily deal {deal_id} already: one attempt a day", code="played"
+            ) from None
+        live = self.service.get(game_id)  # loaded as a game of one hand, its computer players started
+        return {
+            "game": game_id,
+            "seat": SEAT,
+            "token": token,
+            "deal": deal_id,
+            "commitment": row.commitment,
+            "over": live.over,
+        }
+
+    def game_over(self, live: LiveGame) -> None:
+        """An attempt's hand is over: its score, recorded once (whichever process sees it first)."""
+        if live.daily is None or not live.game.hands or live.game.hands[0].result is None:
+            return
+        points = live.game.hands[0].result.points
+        if self.store.finish(live.id, score(points, live.rules.side_of(SEAT)), self.clock()):
+            log.info("daily deal %s: game %s scored", live.daily, live.id)
+
+
+def add_daily_routes(app: FastAPI, daily: Daily, client_of: Callable[[Request], str]) -> None:
+    """The daily deal's routes on the app."""
+
+    def answer(status: int, body: dict[str, Any]) -> JSONResponse:
+        """No cache keeps an answer: one holds a seat's token, and the others change all day."""
+        return JSONResponse(body, status_code=status, headers={"cache-control": "no-store"})
+
+    @app.get("/api/daily")
+    async def daily_today(request: Request) -> JSONResponse:
+        return answer(200, daily.today(request))
+
+    @app.post("/api/daily/{deal_id}/play")
+    async def daily_play(deal_id: str, request: Request) -> JSONResponse:
+        return answer(201, daily.play(request, deal_id, client_of(request)))
+
+    @app.get("/api/daily/{deal_id}/leaderboard")
+    async def daily_leaderboard(deal_id: str, request: Request) -> JSONResponse:
+        return answer(200, daily.leaderboard(request, deal_id))
+
+    @app.get("/api/daily/{deal_id}/reveal")
+    async def daily_reveal(deal_id: str) -> JSONResponse:
+        return answer(200, daily.reveal(deal_id))

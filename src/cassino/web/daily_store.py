@@ -1,0 +1,141 @@
+"""The daily deal in the web app's database (``schema.daily_deals_table`` and its attempts), so
+that every server process sees the same day, the same seeds and the same leaderboard.
+
+A day's deals are made by whichever process is first asked for them: each insert that finds its
+row already there (another process won) reads that one instead, so the seed drawn first is the
+only one ever committed. An attempt's game and its row are written in one transaction, and the
+unique constraint on (deal, account) refuses a second attempt of an account even when two
+requests race.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import and_, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..club.daily import DailySpec
+from .fair import new_seed, seed_commitment
+from .schema import NewGame, accounts_table, daily_attempts_table, daily_deals_table, seat_holders_table
+from .store import Store
+
+_deals = daily_deals_table.c
+_attempts = daily_attempts_table.c
+_accounts = accounts_table.c
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    """A daily deal as stored: its id, date, secret seed and published commitment."""
+
+    id: str
+    date: str
+    seed: str
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptRow:
+    """An attempt: its game, deal, the account's name (None: a guest), its score once over."""
+
+    game: str
+    deal: str
+    name: str | None
+    score: int | None
+    started: float
+
+
+class AlreadyPlayedError(Exception):
+    """The account has an attempt at this deal already."""
+
+
+class DailyStore:
+    """The days' deals and their attempts over the store's engine."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.engine = store.engine
+
+    def deals(self, specs: list[DailySpec], now: float) -> list[DealRow]:
+        """The rows of these deals (one day's), each made with a new seed the first time it is asked for."""
+        found = self._read([s.id for s in specs])
+        for spec in specs:
+            if spec.id in found:
+                continue
+            seed = new_seed()
+            row = {"id": spec.id, "date": spec.date, "seed": seed, "commitment": seed_commitment(seed), "created": now}
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(insert(daily_deals_table), row)
+            except IntegrityError:
+                pass  # another process made it first: its seed is the one
+        found = self._read([s.id for s in specs])
+        return [found[s.id] for s in specs]
+
+    def _read(self, ids: list[str]) -> dict[str, DealRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(daily_deals_table).where(_deals.id.in_(ids)))
+            return {r.id: DealRow(r.id, r.date, r.seed, r.commitment) for r in rows}
+
+    def deal(self, deal_id: str) -> DealRow | None:
+        """A deal made earlier, or None."""
+        return self._read([deal_id]).get(deal_id)
+
+    def start(self, deal_id: str, account_id: str | None, game: NewGame, seat: int, now: float) -> None:
+        """The attempt's game and its row in one transaction (with the seat held by the account);
+        ``AlreadyPlayedError`` when the account has one at this deal."""
+        try:
+            with self.engine.begin() as conn:
+                self.store.create_games([game], within=conn)
+                conn.execute(
+                    insert(daily_attempts_table),
+                    {"game_id": game.id, "deal_id": deal_id, "account_id": account_id, "started": now},
+                )
+                if account_id is not None:
+                    conn.execute(
+                        insert(seat_holders_table),
+                        {"game_id": game.id, "seat": seat, "account_id": account_id, "since": now},
+                    )
+        except IntegrityError:
+            raise AlreadyPlayedError(deal_id) from None
+
+    def attempt_of(self, deal_id: str, account_id: str) -> AttemptRow | None:
+        """The account's attempt at a deal, if it made one."""
+        rows = self._attempts(and_(_attempts.deal_id == deal_id, _attempts.account_id == account_id))
+        return rows[0] if rows else None
+
+    def deal_of_game(self, game_id: str) -> str | None:
+        """The daily deal a game is an attempt at, or None for any other game."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(_attempts.deal_id).where(_attempts.game_id == game_id)).first()
+        return None if found is None else str(found.deal_id)
+
+    def finish(self, game_id: str, score: int, now: float) -> bool:
+        """Record an attempt's score once (the first process to see it over); True when this did."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(daily_attempts_table)
+                .where(_attempts.game_id == game_id, _attempts.score.is_(None))
+                .values(score=score, finished=now)
+            )
+            return bool(done.rowcount)
+
+    def finished(self, deal_id: str) -> list[AttemptRow]:
+        """The deal's finished attempts, in the order they finished."""
+        return self._attempts(and_(_attempts.deal_id == deal_id, _attempts.score.is_not(None)))
+
+    def results_of(self, account_id: str) -> list[AttemptRow]:
+        """An account's finished attempts, the latest deal first."""
+        rows = self._attempts(and_(_attempts.account_id == account_id, _attempts.score.is_not(None)))
+        return sorted(rows, key=lambda r: r.deal, reverse=True)
+
+    def _attempts(self, condition: object) -> list[AttemptRow]:
+        query = (
+            select(_attempts.game_id, _attempts.deal_id, _attempts.score, _attempts.started, _accounts.name)
+            .select_from(daily_attempts_table.outerjoin(accounts_table, _accounts.id == _attempts.account_id))
+            .where(condition)  # type: ignore[arg-type]
+            .order_by(_attempts.finished, _attempts.started, _attempts.game_id)
+        )
+        with self.engine.connect() as conn:
+            return [AttemptRow(r.game_id, r.deal_id, r.name, r.score, r.started) for r in conn.execute(query)]
