@@ -250,6 +250,7 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
             "interval": RATING_INTERVAL,
             "z": Z95,
             "virtual_draws": ratings.virtual_draws,
+            "unmet_draws": ratings.unmet_draws,
         },
     }
 
@@ -344,6 +345,9 @@ def format_report(result: ArenaResult) -> str:
         f"rating: {summary['ratings']['method']};",
         f"  interval {summary['ratings']['interval']}",
     ]
+    if summary["ratings"].get("unmet_draws"):
+        lines.append("  (not everyone is linked by games played: one virtual draw between each pair that never met")
+        lines.append("  was added to put them on one scale)")
     if summary["ratings"]["virtual_draws"]:
         lines.append("  (someone won or lost every game: one virtual draw per pairing was added so the fit exists)")
     return "\n".join(lines)
