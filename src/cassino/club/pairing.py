@@ -112,7 +112,7 @@ class History:
         return b in self.last.get(a, frozenset()) or a in self.last.get(b, frozenset())
 
 
-class _TooLongError(Exception):
+class _OutOfSteps(Exception):  # noqa: N818 (a signal inside the search, never seen outside)
     """A search that reached ``SEARCH_STEPS``."""
 
 
@@ -172,7 +172,7 @@ class _Search:
         for companions, cost in _companions(first, self.preference(pool), self.size - 1, budget, self.hist.have_met):
             self.steps += 1
             if self.steps > SEARCH_STEPS:
-                raise _TooLongError
+                raise _OutOfSteps
             rest = tuple(x for x in pool[1:] if x not in companions)
             found = self.tables(rest, budget - cost)
             if found is not None:
@@ -268,7 +268,7 @@ def swiss_round(
                     seat_table(group, size, hist, round_number, n, deal, bye_player)
                     for n, group in enumerate(groups, start=1)
                 ]
-        except _TooLongError:
+        except _OutOfSteps:
             if size == 2:
                 raise PairingError(
                     f"no pairing for round {round_number} found within {SEARCH_STEPS} steps", "no_pairing"
