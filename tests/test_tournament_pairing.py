@@ -175,6 +175,50 @@ def test_backtracking_finds_the_pairing_the_greedy_choice_misses() -> None:
     assert sorted(n for t in tables for n in t.seats) == entrants
 
 
+def swiss_by_strength(entrants: list[str], strength: str, rounds: int, ahead: bool) -> tuple[int, list[Result]]:
+    """A Swiss in which the stronger (earlier in ``strength``) always wins 21-10: the rounds it
+    pairs (stopping at the first it cannot), and the results."""
+    results: list[Result] = []
+    for number in range(1, rounds + 1):
+        try:
+            tables = swiss_round(entrants, results, number, "d", rounds=rounds if ahead else 0)
+        except PairingError:
+            return number - 1, results
+        for t in tables:
+            w = 0 if strength.index(t.seats[0]) < strength.index(t.seats[1]) else 1
+            results.append(Result(t, (21, 10) if w == 0 else (10, 21), winner=w))
+    return rounds, results
+
+
+def test_looking_ahead_keeps_a_full_round_robin_possible() -> None:
+    """Six entrants over five rounds must meet as a round robin. Round by round the Swiss pairs
+    a-d, b-e, c-f, then b-a, d-f, e-c, then f-b, a-c, d-e: the pairs left unmet are the triangles
+    a-e-f and b-c-d, and no fourth round exists. Told the tournament's five rounds, it looks ahead
+    and pairs the third round so that all five can be played."""
+    entrants = list("abcdef")
+    played, results = swiss_by_strength(entrants, "bafcde", 5, ahead=False)
+    assert played == 3
+    unmet = {frozenset(p) for p in itertools.combinations(entrants, 2)} - set(meetings(results))
+    assert unmet == {frozenset(p) for trio in ("aef", "bcd") for p in itertools.combinations(trio, 2)}
+    played, results = swiss_by_strength(entrants, "bafcde", 5, ahead=True)
+    assert played == 5 and set(meetings(results).values()) == {1} and len(meetings(results)) == 15
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 12), seed=st.integers(0, 2**32))
+def test_a_swiss_of_as_many_rounds_as_opponents_completes_when_it_looks_ahead(n: int, seed: int) -> None:
+    """The most rounds without a repeat (n - 1, or n with a bye each round) always complete."""
+    rng = random.Random(seed)
+    entrants = names(n)
+    rng.shuffle(entrants)
+    rounds = n - 1 if n % 2 == 0 else n
+    results: list[Result] = []
+    for number in range(1, rounds + 1):
+        tables = swiss_round(entrants, results, number, "d", rounds=rounds)
+        results += [random_result(t, rng) for t in tables]
+    assert set(meetings(results).values()) == {1} and len(meetings(results)) == n * (n - 1) // 2
+
+
 def test_bad_entrants_and_settings_are_refused() -> None:
     with pytest.raises(TournamentInputError, match="at least 2, got 1"):
         swiss_round(["a"], [], 1, "d")

@@ -16,8 +16,9 @@ results.csv and ratings.png), with the tournament's own part (deals, pairings, s
   every seed. A game is dealt from its seed as ``cassino arena`` deals (``Game(rules, seed)``), so
   the tables of a round get the same deck hand after hand. Each player's own seed is
   ``derive_seed(seed, "player", round, table, seat)``.
-- **A Swiss** plays ``rounds`` rounds; one that cannot be paired without a repeat stops there, and
-  the result says why (``stopped``).
+- **A Swiss** plays ``rounds`` rounds, each paired looking ahead to the rounds left
+  (``swiss_round``'s ``rounds``); one that still cannot be paired without a repeat stops there,
+  and the result says why (``stopped``).
 - **An arena** runs a simulated clock in waves: every entrant is free at the start of a wave, the
   free are paired as ``club.pairing.arena_tables`` pairs them (so those who waited in the last wave
   are seated first), and the wave lasts as long as its longest game, at ``move_seconds`` a move.
@@ -264,7 +265,13 @@ def run_tournament(config: TournamentConfig, executor: Executor, on_done: OnDone
             deal = _deal(config, "round", number)
             try:
                 tables = swiss_round(
-                    seeding, results, number, deal.commitment, size=config.size, bye_player=config.bye_player
+                    seeding,
+                    results,
+                    number,
+                    deal.commitment,
+                    size=config.size,
+                    bye_player=config.bye_player,
+                    rounds=config.rounds,
                 )
             except PairingError as exc:
                 stopped = f"stopped before round {number}: {exc}"

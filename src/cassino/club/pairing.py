@@ -25,6 +25,13 @@ seeding order. A table seats ``size`` entrants, one per scoring side (``arena.sc
   rule is: no two entrants who met before sit together when such a grouping exists, else the
   grouping with the fewest pairs meeting again, found by searching with 0, 1, 2, ... allowed
   (each search bounded by ``SEARCH_STEPS`` choices; a bound reached counts as none found).
+- **Looking ahead** (two sides, when the planned number of rounds is given): a pairing is taken
+  only if every round left can still be paired without a repeat (with a bye each round to someone
+  who has had fewest), as the FIDE systems ask that a pairing allow the tournament to be
+  completed; round by round pairing alone can leave, say, six entrants after three rounds with
+  two triangles of players who have all met, and no fourth round. Exact for small tournaments;
+  past ``LOOKAHEAD_STEPS`` it trusts the rounds left, and when no pairing passes it pairs the
+  round as it would without looking.
 - **Seats**: each table's sides are given so that each entrant holds the side it has held least
   (the least total of earlier games in the sides given); a tie puts the higher ranked in the lower
   side in odd rounds and the other way round in even rounds.
@@ -58,6 +65,9 @@ SIZES: Final = (2, 3, 4)
 """Entrants a table seats: one per scoring side."""
 SEARCH_STEPS: Final = 200_000
 """Choices one search may try before it gives up (a bound on time; small tournaments never reach it)."""
+LOOKAHEAD_STEPS: Final = 50_000
+"""Steps the look-ahead of one Swiss round may take (``swiss_round``'s ``rounds``); past them it
+trusts that the rounds left can be paired (a bound on time; a dozen entrants never reach it)."""
 
 
 @dataclass
@@ -141,13 +151,24 @@ def _companions(
 
 class _Search:
     """The depth-first search for tables of ``size`` among a ranked pool, with at most ``budget``
-    pairs meeting again; the pools found unseatable are remembered."""
+    pairs meeting again; the pools found unseatable are remembered. With ``rounds_left`` (two sides
+    only) a complete pairing is taken only if the rounds after it can still be paired (``completable``)."""
 
-    def __init__(self, hist: History, size: int) -> None:
+    def __init__(self, hist: History, size: int, entrants: Sequence[str], rounds_left: int = 0) -> None:
         self.hist = hist
         self.size = size
         self.failed: set[tuple[frozenset[str], int]] = set()
         self.steps = 0
+        self.people = tuple(entrants)
+        self.rounds_left = rounds_left if size == 2 else 0
+        self.bye: tuple[str, ...] = ()
+        """The bye of the pairing being searched (the look-ahead counts it)."""
+        self.rejected = 0
+        self.look = 0
+        self.dead: set[tuple[frozenset[frozenset[str]], tuple[tuple[str, int], ...], int]] = set()
+        self.unmet = frozenset(
+            frozenset(p) for p in itertools.combinations(self.people, 2) if frozenset(p) not in hist.met
+        )
 
     def preference(self, pool: Sequence[str]) -> list[str]:
         """Whom the top of ``pool`` would rather sit with, best first (see the module's rules)."""
@@ -161,24 +182,76 @@ class _Search:
         half = group // 2
         return [*pool[half:group], *reversed(pool[1:half]), *pool[group:]]
 
-    def tables(self, pool: tuple[str, ...], budget: int) -> list[tuple[str, ...]] | None:
-        """Tables for the whole ``pool`` (ranked, a multiple of ``size``), or None."""
+    def tables(
+        self, pool: tuple[str, ...], budget: int, chosen: tuple[tuple[str, ...], ...] = ()
+    ) -> list[tuple[str, ...]] | None:
+        """Tables for the whole ``pool`` (ranked, a multiple of ``size``), or None; ``chosen`` are
+        the tables already made above it."""
         if not pool:
+            if self.rounds_left and not self.completable(chosen):
+                self.rejected += 1
+                return None
             return []
         key = (frozenset(pool), budget)
         if key in self.failed:
             return None
+        rejected = self.rejected
         first = pool[0]
         for companions, cost in _companions(first, self.preference(pool), self.size - 1, budget, self.hist.have_met):
             self.steps += 1
             if self.steps > SEARCH_STEPS:
                 raise _OutOfSteps
             rest = tuple(x for x in pool[1:] if x not in companions)
-            found = self.tables(rest, budget - cost)
+            group = (first, *companions)
+            found = self.tables(rest, budget - cost, (*chosen, group))
             if found is not None:
-                return [(first, *companions), *found]
-        self.failed.add(key)
+                return [group, *found]
+        if self.rejected == rejected:  # unseatable whatever came before: remembered
+            self.failed.add(key)
         return None
+
+    def completable(self, chosen: Sequence[tuple[str, ...]]) -> bool:
+        """Whether, after this round's ``chosen`` pairs and ``bye``, each of the rounds left can be
+        paired without a repeat (a bye each time to someone who has had fewest). Exact, unless the
+        look-ahead spends ``LOOKAHEAD_STEPS``: then it answers yes."""
+        unmet = self.unmet - {frozenset(group) for group in chosen}
+        byes = {x: self.hist.byes.get(x, 0) + (x in self.bye) for x in self.people}
+        try:
+            return self._more(unmet, byes, self.rounds_left)
+        except _OutOfSteps:
+            return True
+
+    def _more(self, unmet: frozenset[frozenset[str]], byes: dict[str, int], rounds: int) -> bool:
+        """Whether ``rounds`` more rounds can be paired among the pairs still ``unmet``."""
+        if rounds == 0:
+            return True
+        odd = len(self.people) % 2 == 1
+        key = (unmet, tuple(sorted(byes.items())) if odd else (), rounds)
+        if key in self.dead:
+            return False
+        fewest = min(byes.values())
+        for bye in [x for x in self.people if byes[x] == fewest] if odd else [""]:
+            after = {**byes, bye: byes[bye] + 1} if odd else byes
+            for matching in self._matchings([x for x in self.people if x != bye], unmet):
+                if self._more(unmet - matching, after, rounds - 1):
+                    return True
+        self.dead.add(key)
+        return False
+
+    def _matchings(self, pool: list[str], unmet: frozenset[frozenset[str]]) -> Iterator[frozenset[frozenset[str]]]:
+        """Every way of pairing ``pool`` among the pairs ``unmet``."""
+        self.look += 1
+        if self.look > LOOKAHEAD_STEPS:
+            raise _OutOfSteps
+        if not pool:
+            yield frozenset()
+            return
+        first = pool[0]
+        for q in pool[1:]:
+            pair = frozenset((first, q))
+            if pair in unmet:
+                for rest in self._matchings([x for x in pool[1:] if x != q], unmet):
+                    yield rest | {pair}
 
 
 def _repeats(hist: History, people: Sequence[str]) -> int:
@@ -232,10 +305,17 @@ def swiss_round(
     *,
     size: int = 2,
     bye_player: str = BYE_PLAYER,
+    rounds: int = 0,
 ) -> list[Table]:
     """The tables of Swiss round ``round_number`` after ``results`` (every game of the rounds
     before), all on the deal committed as ``deal``; the bye's table, if any, last. PairingError
     when no pairing keeps the rules; TournamentInputError for bad entrants or settings.
+
+    ``rounds``, the tournament's planned number of rounds (0: not known), makes it look ahead with
+    two sides: of the pairings of this round it takes the first after which every round left can
+    still be paired without a repeat (six entrants over five rounds must meet as a round robin, and
+    a third round can leave two triangles of players who have all met), and only when none can
+    does it pair this round as it would without looking ahead.
 
     >>> [t.seats for t in swiss_round(["a", "b", "c", "d"], [], 1, "c1")]
     [('a', 'c'), ('b', 'd')]
@@ -250,7 +330,26 @@ def swiss_round(
     hist = History.of(entrants, results)
     ranked = hist.ranked(entrants)
     short = len(ranked) % size
-    search = _Search(hist, size)
+    ahead = max(0, rounds - round_number)
+    for search in ([_Search(hist, size, ranked, ahead)] if ahead and size == 2 else []) + [_Search(hist, size, ranked)]:
+        groups = _swiss_groups(search, ranked, short)
+        if groups is not None:
+            return [
+                seat_table(group, size, hist, round_number, n, deal, bye_player)
+                for n, group in enumerate(groups, start=1)
+            ]
+    byes = " with a bye to someone who has had fewest" if short else ""
+    raise PairingError(
+        f"no pairing for round {round_number} lets {len(ranked)} entrants meet new opponents{byes}: "
+        "every way repeats a meeting (too many rounds for this many entrants)",
+        "no_pairing",
+    )
+
+
+def _swiss_groups(search: _Search, ranked: list[str], short: int) -> list[tuple[str, ...]] | None:
+    """The groups of a Swiss round, the bye's last, with as few repeats as can be (none with two
+    sides); None when two sides cannot meet without one."""
+    hist, size = search.hist, search.size
     most = len(ranked) * (size - 1) // 2 if size > 2 else 0
     for budget in range(most + 1):
         search.steps = 0
@@ -260,25 +359,16 @@ def swiss_round(
                 cost = _repeats(hist, bye)
                 if cost > budget:
                     continue
+                search.bye = bye
                 found = search.tables(tuple(x for x in ranked if x not in bye), budget - cost)
-                if found is None:
-                    continue
-                groups = [*found, bye] if bye else found
-                return [
-                    seat_table(group, size, hist, round_number, n, deal, bye_player)
-                    for n, group in enumerate(groups, start=1)
-                ]
+                if found is not None:
+                    return [*found, bye] if bye else found
         except _OutOfSteps:
+            if size == 2 and not search.rounds_left:
+                raise PairingError(f"no pairing found within {SEARCH_STEPS} steps", "no_pairing") from None
             if size == 2:
-                raise PairingError(
-                    f"no pairing for round {round_number} found within {SEARCH_STEPS} steps", "no_pairing"
-                ) from None
-    byes = " with a bye to someone who has had fewest" if short else ""
-    raise PairingError(
-        f"no pairing for round {round_number} lets {len(ranked)} entrants meet new opponents{byes}: "
-        "every way repeats a meeting (too many rounds for this many entrants)",
-        "no_pairing",
-    )
+                return None  # looking ahead took too long: pair this round without it
+    return None
 
 
 def arena_tables(
