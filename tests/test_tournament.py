@@ -5,10 +5,13 @@ the games reach the arena's report and files."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
+import io
 import json
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -169,3 +172,17 @@ def test_ratings_of_players_not_all_linked_by_games_are_put_on_one_scale() -> No
     assert r.ratings[0] == pytest.approx(r.ratings[2]) and r.ratings[1] == pytest.approx(r.ratings[3])
     assert r.ratings[0] > 1500 > r.ratings[1]
     assert not bradley_terry([[0, 1, 1], [1, 0, 1], [1, 1, 0]]).unmet_draws
+
+
+def test_the_docs_examples_run_and_print_what_they_say() -> None:
+    """docs/tournaments.md's Python blocks run as written; each ``print(...)  # X`` prints X."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "docs/tournaments.md", "exec"), {"__name__": "docs_example"})
+        expected = re.findall(r"^print\(.*\)  # (.+)$", block, re.M)
+        if expected:
+            assert out.getvalue().splitlines() == expected

@@ -31,8 +31,9 @@ counts for the entrant, and nobody gets a second bye while another has none. An 
 entrants of near points as soon as they are free, never in an immediate rematch, until its
 simulated clock (--minutes, at --move-seconds a move) or its budget of --games runs out.
 
-Every table of a round plays the same cards (duplicate): each round's deal is committed before it
-(the SHA-256 of its seed's digits), and the seeds are printed at the end. Standings: match points
+Every table of a round plays the same cards (duplicate): the report gives each round's seed and its
+commitment (the SHA-256 of the seed's digits, as a server publishes it before the round). A Swiss
+looks ahead, so that every round asked for can be paired without a repeat. Standings: match points
 (win 1, draw 1/2, loss 0), then Buchholz (the points of the entrants met), then board score (the
 points an entrant's side took beyond everyone who held the same cards), then the seeding order,
 which is drawn from the seed. The games also go to the arena's report: ratings, a line per player,
@@ -40,7 +41,8 @@ and with --out results.json (with the pairings and standings), results.csv and r
 
 Players are specs as in cassino arena (greedy, search:worlds=30, the levels beginner ... master,
 bot:PATH for a program over the bot protocol, MODULE:CLASS, FILE.py): on the command line, in a
---players-file (one a line; from # to the end of a line is a comment), or both.
+--players-file (one a line; from # to the end of a line is a comment), or both: those on the
+command line first.
 """
 
 
