@@ -181,7 +181,7 @@ def seeding_order(labels: Sequence[str], seed: int) -> list[str]:
     return order
 
 
-class _Player:
+class _Games:
     """Plays tables on an executor and keeps every game, in order, for the arena's report."""
 
     def __init__(self, config: TournamentConfig, labels: list[str], executor: Executor, on_done: OnDone | None):
@@ -255,7 +255,7 @@ def run_tournament(config: TournamentConfig, executor: Executor, on_done: OnDone
     config.check()
     labels = entrant_labels(config.players)
     seeding = seeding_order(labels, config.seed)
-    player = _Player(config, labels, executor, on_done)
+    log = _Games(config, labels, executor, on_done)
     results: list[Result] = []
     deals: list[Deal] = []
     stopped = ""
@@ -277,16 +277,16 @@ def run_tournament(config: TournamentConfig, executor: Executor, on_done: OnDone
                 stopped = f"stopped before round {number}: {exc}"
                 break
             deals.append(deal)
-            results += player.play(tables, {number: deal.seed})
+            results += log.play(tables, {number: deal.seed})
     else:
-        results, deals = _run_arena(config, seeding, player)
+        results, deals = _run_arena(config, seeding, log)
     wall = time.perf_counter() - start
     games = ArenaResult(
-        ArenaConfig(tuple(player.specs), config.rules, max(1, len(deals)), config.seed, config.max_hands),
-        player.labels,
-        player.tables,
-        player.tasks,
-        player.results,
+        ArenaConfig(tuple(log.specs), config.rules, max(1, len(deals)), config.seed, config.max_hands),
+        log.labels,
+        log.tables,
+        log.tasks,
+        log.results,
         executor.name,
         executor.workers,
         wall,
@@ -296,7 +296,7 @@ def run_tournament(config: TournamentConfig, executor: Executor, on_done: OnDone
     return result
 
 
-def _run_arena(config: TournamentConfig, seeding: list[str], player: _Player) -> tuple[list[Result], list[Deal]]:
+def _run_arena(config: TournamentConfig, seeding: list[str], log: _Games) -> tuple[list[Result], list[Deal]]:
     """The arena's waves (see the module): its results, and the deals its tables played."""
     results: list[Result] = []
     committed: list[Deal] = []
@@ -313,10 +313,10 @@ def _run_arena(config: TournamentConfig, seeding: list[str], player: _Player) ->
             tables = tables[: config.games - started]
         if not tables:
             break
-        wave = player.play(tables, {d.number: d.seed for d in committed})
+        wave = log.play(tables, {d.number: d.seed for d in committed})
         results += wave
         started += len(tables)
-        moves = [r.moves for r in player.results[-len(tables) :]]
+        moves = [r.moves for r in log.results[-len(tables) :]]
         clock += max(1, *moves) * config.move_seconds
         seated = [name for t in tables for name in t.entrants()]
         for name in seated:
