@@ -75,6 +75,10 @@ ERRORS_BY_MODULE = {
         "ChatInputError",
         "ChatClosedError",
         "ChatRateError",
+        # tournaments
+        "TournamentError",
+        "TournamentInputError",
+        "PairingError",
     },
     "cassino.web.errors": {
         "ServiceError",
@@ -96,6 +100,8 @@ SIGNALS = {
     "which raises PlayerFaultError instead",
     "cassino.bots.program._Ended": "a program's output ending, raised and caught inside ProgramPlayer, "
     "which raises PlayerFaultError instead",
+    "cassino.club.pairing._OutOfSteps": "a pairing search reaching its bound, raised and caught inside "
+    "swiss_round, which tries the next budget of repeats or raises PairingError instead",
 }
 """Exceptions that are control flow inside the package rather than errors it raises to a caller."""
 

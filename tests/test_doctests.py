@@ -22,6 +22,9 @@ MODULES: tuple[str, ...] = (
     "cassino.club.ratings",
     "cassino.club.chat",
     "cassino.club.seeks",
+    "cassino.club.duplicate",
+    "cassino.club.standings",
+    "cassino.club.pairing",
 )
 """The engine modules whose public API is shown by example in its docstrings."""
 

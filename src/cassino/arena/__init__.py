@@ -7,7 +7,8 @@ results are summed in task order.
 
 ``match`` plays one from Python, with players given as specs or as the caller's own objects:
 ``print(match(["greedy", MyBot()], deals=50).report())``; one game is played by ``play_game``
-(``arena.game``).
+(``arena.game``). ``tournament`` plays a Swiss or an arena (``arena.rounds``), paired and scored
+by the club's code (``club.pairing``, ``club.standings``), every table of a round on the same cards.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .executors import (
 )
 from .game import GameResult, play_game
 from .report import write_outputs
+from .rounds import Deal, TournamentConfig, TournamentResult, format_tournament, run_tournament, tournament
 from .schedule import GameTask, derive_seed, plan, seatings
 from .selfplay import Batch, play_hands
 from .stats import Ratings, bradley_terry, wilson
@@ -33,6 +35,7 @@ __all__ = [
     "ArenaConfig",
     "ArenaResult",
     "Batch",
+    "Deal",
     "Entrant",
     "Executor",
     "GameResult",
@@ -42,9 +45,12 @@ __all__ = [
     "ProcessExecutor",
     "Ratings",
     "RayExecutor",
+    "TournamentConfig",
+    "TournamentResult",
     "bradley_terry",
     "derive_seed",
     "format_report",
+    "format_tournament",
     "identical_part",
     "make_executor",
     "match",
@@ -53,8 +59,10 @@ __all__ = [
     "play_hands",
     "play_task",
     "run_arena",
+    "run_tournament",
     "seatings",
     "spec_player",
+    "tournament",
     "wilson",
     "write_outputs",
 ]

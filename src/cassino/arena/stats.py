@@ -57,6 +57,9 @@ class Ratings:
     se: tuple[float, ...]
     virtual_draws: bool
     """True when one draw per pairing was added so that the fit exists (someone won or lost every game)."""
+    unmet_draws: bool = False
+    """True when the players were not all linked by games played (a tournament's first round: a-b
+    and c-d), so one draw was added between each pair that never met, to put them on one scale."""
 
     def interval(self, i: int, z: float = Z95) -> tuple[float, float]:
         """The normal 95% interval of rating ``i``."""
@@ -96,6 +99,20 @@ def _strongly_connected(wins: Sequence[Sequence[float]]) -> bool:
     return n <= 1 or (reach(True) == n and reach(False) == n)
 
 
+def _linked(games: Sequence[Sequence[float]]) -> bool:
+    """Whether every player is linked to every other by games played, directly or through others."""
+    n = len(games)
+    seen = {0}
+    stack = [0]
+    while stack:
+        i = stack.pop()
+        for j in range(n):
+            if games[i][j] and j not in seen:
+                seen.add(j)
+                stack.append(j)
+    return n <= 1 or len(seen) == n
+
+
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     """``a x = b`` by Gaussian elimination with partial pivoting (``a`` is small and well posed)."""
     n = len(b)
@@ -117,10 +134,18 @@ def bradley_terry(wins: Sequence[Sequence[float]]) -> Ratings:
     Newton's method on the log-likelihood in log-strengths; the information matrix is a weighted
     graph Laplacian L, and with the mean fixed the covariance of the strengths is its pseudo-inverse
     ``(L + J/n)^-1 - J/n`` (J all ones), whose diagonal gives each rating's standard error relative
-    to the mean. Needs every player connected to the others by games played.
+    to the mean. Players not all linked by games played (two separate groups) get one virtual draw
+    between each pair that never met (``unmet_draws``), which puts them on one scale.
     """
     n = len(wins)
     w = [[float(x) for x in row] for row in wins]
+    met = [[w[i][j] + w[j][i] for j in range(n)] for i in range(n)]
+    unmet = not _linked(met)
+    if unmet:
+        for i in range(n):
+            for j in range(n):
+                if i != j and not met[i][j]:
+                    w[i][j] = 0.5
     virtual = not _strongly_connected(w)
     if virtual:
         for i in range(n):
@@ -169,7 +194,7 @@ def bradley_terry(wins: Sequence[Sequence[float]]) -> Ratings:
         unit = [1.0 if k == i else 0.0 for k in range(n)]
         var = _solve(info, unit)[i] - 1.0 / n
         se.append(ELO * math.sqrt(max(var, 0.0)))
-    return Ratings(tuple(ANCHOR + ELO * b for b in beta), tuple(se), virtual)
+    return Ratings(tuple(ANCHOR + ELO * b for b in beta), tuple(se), virtual, unmet)
 
 
 def pair_scores(winner: int, scores: Sequence[int], loser: int = -1) -> list[tuple[int, int, float]]:

@@ -65,6 +65,9 @@ class ArenaResult:
     executor: str
     workers: int
     wall_seconds: float
+    tournament: dict[str, Any] | None = None
+    """A Swiss or arena tournament's own part (``arena.rounds``): its kind, deals, pairings and
+    standings, written into results.json and heading the report; None for a match or round robin."""
     summary: dict[str, Any] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -148,9 +151,11 @@ class ArenaResult:
 
     def to_json(self) -> dict[str, Any]:
         """The whole result as JSON data: settings, summary, games and timing."""
+        tournament = {} if self.tournament is None else {"tournament": self.tournament}
         return {
             "format": FORMAT,
             "settings": self.settings(),
+            **tournament,
             "summary": self.summary,
             "games": self.rows(),
             "timing": self.timing(),
@@ -245,6 +250,7 @@ def summarize(result: ArenaResult) -> dict[str, Any]:
             "interval": RATING_INTERVAL,
             "z": Z95,
             "virtual_draws": ratings.virtual_draws,
+            "unmet_draws": ratings.unmet_draws,
         },
     }
 
@@ -275,10 +281,15 @@ def format_report(result: ArenaResult) -> str:
     seat_word = "team" if rules.partnerships else "player"
     tables = f"{len(result.tables)} tables x " if len(result.tables) > 1 else ""
     workers = f"{timing['workers']} worker{'s' if timing['workers'] != 1 else ''}"
+    played = f"{tables}{settings['deals']} deals x {settings['seatings_per_deal']} seatings = {settings['games']} games"
+    event = result.tournament
+    if event is not None:
+        names = f"{event['kind']} tournament of {', '.join(event['entrants'])}"
+        rounds = "rounds" if event["kind"] == "swiss" else "deals"
+        played = f"{len(event['deals'])} {rounds}, every table of one on the same cards: {settings['games']} games"
     lines = [
         f"{names}: {settings['rules_text']}",
-        f"{tables}{settings['deals']} deals x {settings['seatings_per_deal']} seatings = {settings['games']} games;"
-        f" seed {settings['seed']}",
+        f"{played}; seed {settings['seed']}",
         f"executor {timing['executor']} ({workers}): {timing['wall_seconds']:.1f} s,"
         f" {settings['games'] / max(timing['wall_seconds'], 1e-9):.0f} games/s",
         "",
@@ -334,6 +345,9 @@ def format_report(result: ArenaResult) -> str:
         f"rating: {summary['ratings']['method']};",
         f"  interval {summary['ratings']['interval']}",
     ]
+    if summary["ratings"].get("unmet_draws"):
+        lines.append("  (not everyone is linked by games played: one virtual draw between each pair that never met")
+        lines.append("  was added to put them on one scale)")
     if summary["ratings"]["virtual_draws"]:
         lines.append("  (someone won or lost every game: one virtual draw per pairing was added so the fit exists)")
     return "\n".join(lines)

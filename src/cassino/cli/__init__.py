@@ -32,6 +32,7 @@ from .errors import ArenaUsageError, CliError
 from .outputs import StatusLine, writable_folder
 from .play import add_play_arguments, new_game_from_args, session_from_args, wants_plain
 from .rules_args import add_rules_arguments, rules_from_args
+from .tournament import add_tournament_arguments, run_tournament_command
 from .verify import run_verify
 
 __all__ = ["CliError", "build_parser", "main"]
@@ -247,6 +248,11 @@ def cmd_arena(args: argparse.Namespace) -> None:
         raise CliError(str(exc)) from None
 
 
+def cmd_tournament(args: argparse.Namespace) -> None:
+    """Play a Swiss or arena tournament between players and report it."""
+    run_tournament_command(args)
+
+
 def cmd_serve(args: argparse.Namespace) -> None:
     """Serve the game in the browser."""
     try:
@@ -388,6 +394,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("arena", help="matches and round-robin tournaments between computer players")
     add_arena_arguments(p)
     p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("tournament", help="Swiss and arena tournaments, every table of a round on the same cards")
+    add_tournament_arguments(p)
+    p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser("serve", help="play in the browser: the multiplayer web app")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

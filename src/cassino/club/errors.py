@@ -112,6 +112,29 @@ class ChatRateError(ChatError):
         )
 
 
+# tournaments (cassino.club.pairing, cassino.club.standings)
+
+
+class TournamentError(CassinoError):
+    """A tournament request the club refuses; ``code`` names the kind of problem for a page."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class TournamentInputError(TournamentError):
+    """Entrants, results or settings that make no tournament: too few entrants for a table, a name
+    given twice, a result of someone who is no entrant, a deal that was never committed."""
+
+
+class PairingError(TournamentError):
+    """No pairing of the next round keeps the rules: every way of seating the entrants repeats a
+    meeting (a Swiss of more rounds than the entrants allow), or a bye would go to someone twice
+    while others have had none."""
+
+
 __all__ = [
     "AccountError",
     "AccountInputError",
@@ -124,9 +147,12 @@ __all__ = [
     "NoSuchSeekError",
     "NotSignedInError",
     "NotYourSeekError",
+    "PairingError",
     "SeekConflictError",
     "SeekError",
     "SeekInputError",
     "SignInError",
     "TooManyAttemptsError",
+    "TournamentError",
+    "TournamentInputError",
 ]
