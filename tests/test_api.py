@@ -79,6 +79,9 @@ ERRORS_BY_MODULE = {
         "TournamentError",
         "TournamentInputError",
         "PairingError",
+        # the daily deal
+        "DailyError",
+        "AlreadyPlayedError",
     },
     "cassino.web.errors": {
         "ServiceError",

@@ -135,13 +135,24 @@ class PairingError(TournamentError):
     while others have had none."""
 
 
+# ---------------------------------------------------------------------- the daily deal (club/daily.py)
+class DailyError(CassinoError):
+    """A daily deal request the club refuses."""
+
+
+class AlreadyPlayedError(DailyError):
+    """The account has made its one attempt at this deal already."""
+
+
 __all__ = [
     "AccountError",
     "AccountInputError",
+    "AlreadyPlayedError",
     "ChatClosedError",
     "ChatError",
     "ChatInputError",
     "ChatRateError",
+    "DailyError",
     "NameTakenError",
     "NoSuchPlayerError",
     "NoSuchSeekError",

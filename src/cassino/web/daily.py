@@ -36,10 +36,11 @@ from ..club.daily import (
     spec_of,
     streak,
 )
+from ..club.errors import AlreadyPlayedError
 from ..rules import make_rules
 from ..table import default_names
 from .accounts import COOKIE
-from .daily_store import AlreadyPlayedError, DailyStore, DealRow
+from .daily_store import DailyStore, DealRow
 from .errors import ServiceError
 from .fair import SCHEME, deck_text, derive_deck
 from .model import LiveGame

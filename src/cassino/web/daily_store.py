@@ -16,6 +16,7 @@ from sqlalchemy import and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..club.daily import DailySpec
+from ..club.errors import AlreadyPlayedError
 from .fair import new_seed, seed_commitment
 from .schema import NewGame, accounts_table, daily_attempts_table, daily_deals_table, seat_holders_table
 from .store import Store
@@ -44,10 +45,6 @@ class AttemptRow:
     name: str | None
     score: int | None
     started: float
-
-
-class AlreadyPlayedError(Exception):
-    """The account has an attempt at this deal already."""
 
 
 class DailyStore:
