@@ -35,6 +35,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TypeGuard
 
 from ..cards import DECK_SIZE, Card, CardError, card_name, is_full_deck, parse_card, shuffled_deck
+from ..club.duplicate import seed_commitment as seed_commitment  # one definition: the club's
 
 _SYSTEM_RANDOM = secrets.SystemRandom()
 
@@ -53,11 +54,6 @@ def is_value(text: object) -> TypeGuard[str]:
 def new_seed() -> str:
     """A server seed for a hand: 32 bytes from the operating system's random source, as hex."""
     return secrets.token_hex(32)
-
-
-def seed_commitment(seed: str) -> str:
-    """What is published before a hand: SHA-256 of the seed's 64 hex digits."""
-    return hashlib.sha256(seed.encode("ascii")).hexdigest()
 
 
 def deal_root(game_id: str, hand: int, seed: str, contributions: Mapping[int, str]) -> str:
