@@ -75,9 +75,9 @@ class GameFile:
     hands: list[FileHand]
     winner: int
     scores: list[int]
-    daily: str | None = None
-    """The daily deal the game was an attempt at: its first deck derives from the deal's id, the
-    same for everyone who played it, not from the game's."""
+    shared_deal: str | None = None
+    """The id of the deal the game's one hand was dealt from, shared by every game that played it
+    (a daily deal's, a tournament round's): its deck derives from that id, not from the game's."""
 
 
 # ----------------------------------------------------------------------------------- reading
@@ -182,7 +182,7 @@ def game_file(data: dict[str, Any]) -> GameFile:
         hands=[_hand(h, f"hands[{i}]") for i, h in enumerate(hands)],
         winner=_field(data, "winner", int, ""),
         scores=scores,
-        daily=_field(data, "daily", str, "") if "daily" in data else None,
+        shared_deal=_field(data, "shared_deal", str, "") if "shared_deal" in data else None,
     )
 
 
@@ -246,7 +246,7 @@ def _check_deal(data: GameFile, number: int, hand: FileHand, players: int, mine:
         values[seat] = value
     hex_commitment = hand.commitment.isascii() and fair.is_value(hand.commitment.lower())
     if hand.scheme == fair.SCHEME:
-        source = data.daily if data.daily is not None and number == 1 else data.game
+        source = data.shared_deal if data.shared_deal is not None and number == 1 else data.game
         if not source.isascii():
             raise NotVerifiedError(f"the game id {excerpt(source)} is not ASCII text: no deck derives from it")
         if not hex_commitment:
@@ -258,7 +258,7 @@ def _check_deal(data: GameFile, number: int, hand: FileHand, players: int, mine:
             _seats(sorted(values)) if values else "no contributions: the server's seed alone made the deck"
         )
         if source != data.game:
-            said = f"the deck of daily deal {excerpt(source, quote=False)}, the same for everyone; " + said
+            said = f"the deck of shared deal {excerpt(source, quote=False)}, the same for everyone; " + said
     elif hand.scheme == fair.LEGACY:
         if values:
             raise NotVerifiedError(f"a {fair.LEGACY} hand has no contributions, but the file gives {len(values)}")
@@ -403,8 +403,8 @@ def verify_game(data: GameFile, mine: Mine) -> Iterator[tuple[bool, str]]:
     failed = None
     if len(record.hands) != hands:
         failed = f"the record text has {len(record.hands)} hands, the file {hands}"
-    elif not (game.over or (data.daily is not None and hands == 1 and game.hands[0].hand_over)):
-        failed = "the game is not over after the last hand"  # a daily deal's attempt is one hand
+    elif not (game.over or (data.shared_deal is not None and hands == 1 and game.hands[0].hand_over)):
+        failed = "the game is not over after the last hand"  # a game of a shared deal is one hand
     elif list(game.scores) != data.scores:
         failed = f"the file says scores {_scores(data.scores)}, but the moves end {_scores(game.scores)}"
     elif game.winner != data.winner:

@@ -61,6 +61,7 @@ from .service import EXPIRE_AFTER, GameService
 from .store import Store, database_url
 from .teaching import lessons_json, tutorial
 from .thinking import DEFAULT_WORKERS, Thinkers
+from .tournaments import Tournaments, add_tournament_routes
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("cassino.web")
@@ -292,6 +293,7 @@ def create_app(
     accounts = Accounts(the_store.accounts, passwords or Passwords(), service.clock)
     ratings = Ratings(RatingStore(the_store.engine), service, service.clock)
     daily = Daily(service, accounts)
+    tournaments = Tournaments(service, accounts)
 
     def client_of(connection: Request | WebSocket) -> str:
         """The rate limits' key: the client's address (behind a proxy, the proxy's: see docs/web.md);
@@ -336,6 +338,7 @@ def create_app(
     app.state.lobby = lobby
     add_seek_routes(app, lobby, client_of, lambda websocket: _same_origin(websocket, origins))
     add_daily_routes(app, daily, client_of)
+    add_tournament_routes(app, tournaments)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:

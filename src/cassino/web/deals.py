@@ -22,7 +22,10 @@ from .store import Store, StoreError
 log = logging.getLogger("cassino.web")
 
 
-SEALED = "this game is an attempt at daily deal {deal}: its deck is revealed when the day is over, for others are still to play it"
+SEALED = (
+    "this game's deck is deal {deal}, which other games are still to be dealt: it is revealed when they are "
+    "over (a daily deal's at the end of its day, a tournament's at the end of the tournament)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +137,7 @@ class Deals:
         if not 1 <= number <= len(live.hands):
             raise ServiceError(404, f"game {live.id} has no hand {number} (it has {len(live.hands)})")
         if live.sealed and number == 1:
-            raise ServiceError(403, SEALED.format(deal=live.daily))
+            raise ServiceError(403, SEALED.format(deal=live.shared_deal))
         if not live.revealed(number):
             raise ServiceError(403, f"hand {number} is in play: its deck and salt are revealed when it ends")
         row = live.hands[number - 1]

@@ -21,6 +21,11 @@ from .fair import derive_deck, secure_deck, seed_commitment
 from .schema import HandRow
 
 
+def tournament_deal_id(tournament: str, deal: int) -> str:
+    """The id a tournament's deal derives its deck from: every table of it is dealt the same."""
+    return f"{tournament}-{deal}"
+
+
 @dataclass
 class NextDeal:
     """The hand to be dealt next under ``fair.SCHEME``: its committed seed and the contributions
@@ -148,6 +153,13 @@ class LiveGame(Table):
         away from then."""
         self.daily: str | None = None
         """The daily deal this game is an attempt at (one hand), or None."""
+        self.tournament: str | None = None
+        """The tournament this game is a table of (one hand), or None."""
+        self.tournament_deal = 0
+        """The number of the tournament's deal it plays."""
+        self.seal: Callable[[], bool] | None = None
+        """True while its deck is one that games still to be played are dealt (a tournament's, until
+        it is over)."""
         self.sealed_until: float | None = None
         """Until when (epoch seconds) its decks stay secret even once played: a daily deal's, which
         others are still to play, until its day is over."""
@@ -161,6 +173,7 @@ class LiveGame(Table):
         self.help_allowed = fresh.help_allowed
         self.rated, self.move_seconds, self.turn_began = fresh.rated, fresh.move_seconds, fresh.turn_began
         self.daily, self.sealed_until = fresh.daily, fresh.sealed_until
+        self.tournament, self.tournament_deal, self.seal = fresh.tournament, fresh.tournament_deal, fresh.seal
         self.contributions, self.last_move, self.stale = fresh.contributions, fresh.last_move, False
         self.cache.clear()
 
@@ -173,5 +186,16 @@ class LiveGame(Table):
 
     @property
     def sealed(self) -> bool:
-        """True while this game's first deck is one others may still be dealt (a daily deal's)."""
+        """True while this game's first deck is one others may still be dealt (a daily deal's, a
+        tournament's)."""
+        if self.seal is not None and self.seal():
+            return True
         return self.sealed_until is not None and self.clock() < self.sealed_until
+
+    @property
+    def shared_deal(self) -> str | None:
+        """The id its one deck derives from when other games are dealt the same (``fair.derive_deck``
+        with it in place of the game's id): a daily deal's, a tournament deal's; None otherwise."""
+        if self.tournament is not None:
+            return tournament_deal_id(self.tournament, self.tournament_deal)
+        return self.daily

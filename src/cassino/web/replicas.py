@@ -25,6 +25,9 @@ from .requests import bot_player
 from .schema import StoredGame
 from .store import Store, StoreError
 
+SealOf = Callable[[str], Callable[[], bool] | None]
+"""A tournament's id -> what says its decks are still sealed (None: never)."""
+
 log = logging.getLogger("cassino.web")
 
 
@@ -45,6 +48,8 @@ class Replicas:
         self.store, self.games, self.clock, self.on_changed = store, games, clock, changed
         self.programs = programs
         self.grace = grace
+        self.seals: SealOf = lambda _tournament: None
+        """For a tournament's game: what says its deck is still sealed (set by the tournaments)."""
 
     def load(self, game_id: str) -> LiveGame:
         """The stored game, rebuilt and kept; 404 when there is none."""
@@ -85,11 +90,14 @@ class Replicas:
             dealer=dealer,
             invites={i.seat: i.code_hash for i in stored.invites},
             help_allowed=stored.help_allowed,
-            last_hand=1 if stored.daily else None,
+            last_hand=1 if stored.daily or stored.tournament else None,
             clock=self.clock,
         )
         if stored.daily:
             live.daily, live.sealed_until = stored.daily, daily_reveal_after(stored.daily)
+        if stored.tournament is not None:
+            live.tournament, live.tournament_deal = stored.tournament
+            live.seal = self.seals(stored.tournament[0])
         try:
             live.replay((row.seat, parse_code(row.move)) for row in stored.moves)
         except ValueError as exc:

@@ -293,6 +293,69 @@ daily_attempts_table = Table(
 account that played it (null: a guest, whose attempt its browser keeps) and, once the hand is
 over, its score. The unique constraint is the one attempt per account (guests' nulls differ)."""
 
+# ---------------------------------------------------------------------- tournaments (web/tournaments.py): new tables
+tournaments_table = Table(
+    "cassino_tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("preset", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("minutes", Float, nullable=False),
+    Column("organiser", String(32), ForeignKey("cassino_accounts.id"), nullable=False),
+    Column("status", String(12), nullable=False, index=True),
+    Column("round", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("started", Float, nullable=True),
+    Column("ends", Float, nullable=True),
+)
+"""A tournament (``club.pairing``, ``club.standings``): a Swiss of ``rounds`` rounds or an arena of
+``minutes``, its organiser, its ``status`` (``open`` for entries, ``running``, ``over``) and the
+round in play (in an arena: the deals committed so far)."""
+tournament_entrants_table = Table(
+    "cassino_tournament_entrants",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("cassino_tournaments.id"), primary_key=True),
+    Column("place", Integer, primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("account_id", String(32), ForeignKey("cassino_accounts.id"), nullable=True),
+    Column("bot", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    UniqueConstraint("tournament_id", "account_id", name="cassino_tournament_one_entry"),
+    UniqueConstraint("tournament_id", "name", name="cassino_tournament_one_name"),
+)
+"""Who plays, in the seeding order (``place``): an account (with the hash of the seat token its
+browser derives for every game of the tournament) or a computer player the organiser entered."""
+tournament_deals_table = Table(
+    "cassino_tournament_deals",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("cassino_tournaments.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+)
+"""Each deal of a tournament (a Swiss round's, an arena's in order): its secret seed, committed
+before any table plays it, revealed once the tournament is over."""
+tournament_games_table = Table(
+    "cassino_tournament_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("cassino_games.id"), primary_key=True),
+    Column("tournament_id", String(32), ForeignKey("cassino_tournaments.id"), nullable=False, index=True),
+    Column("round", Integer, nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("deal", Integer, nullable=False),
+    Column("sides", Text, nullable=False),
+    Column("computers", Text, nullable=False),
+    Column("scores", Text, nullable=True),
+    Column("winner", Integer, nullable=True),
+    Column("finished", Float, nullable=True),
+)
+"""Each table of a tournament: its round and number, the deal it plays, the name on each side (JSON)
+and the sides of a bye's computer player, and, once its hand is over, each side's points and the
+winner (-1: equal points, a draw)."""
+
 # ------------------------------------------------------------------ chat at the table (club/chat.py): new tables too
 chat_table = Table(
     "cassino_chat",
@@ -428,6 +491,9 @@ class StoredGame:
     """When the last count ended by everyone pressing next, for a game with a clock."""
     daily: str | None = None
     """The daily deal it is an attempt at (``daily_attempts_table``): a game of one hand."""
+    tournament: tuple[str, int] | None = None
+    """The tournament it is a table of and the number of the deal it plays
+    (``tournament_games_table``): a game of one hand."""
 
 
 @dataclass(frozen=True, slots=True)

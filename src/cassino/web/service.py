@@ -565,13 +565,13 @@ class GameService:
         if not live.over:
             raise ServiceError(403, "the record (every hand revealed) is published when the game is over")
         if live.sealed:
-            raise ServiceError(403, SEALED.format(deal=live.daily))
+            raise ServiceError(403, SEALED.format(deal=live.shared_deal))
         date = time.strftime("%Y.%m.%d", time.gmtime(live.created))
         tags = {"Event": "Web game", "Site": "cassino serve", "Date": date}
-        daily = {"daily": live.daily} if live.daily is not None else {}
+        shared = {"shared_deal": live.shared_deal} if live.shared_deal is not None else {}
         return {
             "game": live.id,
-            **daily,
+            **shared,
             "record": write_record(record_of_game(live.game, tags, live.names)),
             "hands": [self.deals.reveal(live, n) for n in range(1, len(live.hands) + 1)],
             "winner": live.game.winner,

@@ -78,6 +78,7 @@ from .schema import (
     seeds_table,
     settings_table,
     tickets_table,
+    tournament_games_table,
 )
 
 log = logging.getLogger("cassino.web")
@@ -558,6 +559,12 @@ class Store:
                 game.move_seconds, game.count_ended = int(clock.move_seconds), clock.count_ended
             daily = select(daily_attempts_table.c.deal_id).where(daily_attempts_table.c.game_id == game_id)
             game.daily = conn.execute(daily).scalar_one_or_none()
+            table = conn.execute(
+                select(tournament_games_table.c.tournament_id, tournament_games_table.c.deal).where(
+                    tournament_games_table.c.game_id == game_id
+                )
+            ).first()
+            game.tournament = None if table is None else (str(table.tournament_id), int(table.deal))
         return game
 
     def progress(self, game_id: str, ply: int) -> Progress:
