@@ -318,6 +318,10 @@ def create_app(
         except Exception:
             log.exception("the rated games left uncounted could not be looked for")
         try:
+            tournaments.recover()  # tables a stopped process left unrecorded, rounds left undealt
+        except Exception:
+            log.exception("the running tournaments could not be looked at")
+        try:
             yield
         finally:
             await lobby.stop()

@@ -227,6 +227,33 @@ class TournamentStore:
                 for r in c.execute(query)
             ]
 
+    def listed(self, limit: int) -> list[tuple[TournamentRow, int]]:
+        """Tournaments open for entries or running, then those over, the newest first in each, with
+        their number of entrants."""
+        entrants = select(_entrants.tournament_id, func.count().label("n")).group_by(_entrants.tournament_id).subquery()
+        query = (
+            select(tournaments_table, func.coalesce(entrants.c.n, 0).label("entrants"))
+            .select_from(tournaments_table.outerjoin(entrants, entrants.c.tournament_id == _t.id))
+            .order_by((_t.status == "over").asc(), _t.created.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [
+                (TournamentRow(*(getattr(r, f) for f in TournamentRow.__slots__)), int(r.entrants))
+                for r in conn.execute(query)
+            ]
+
+    def running(self) -> list[str]:
+        """The tournaments under way (what a process starting up looks at)."""
+        with self.engine.connect() as conn:
+            return [str(r) for r in conn.execute(select(_t.id).where(_t.status == "running")).scalars()]
+
+    def unrecorded(self, tournament_id: str) -> list[str]:
+        """The tournament's tables with no result recorded (over or not)."""
+        query = select(_games.game_id).where(_games.tournament_id == tournament_id, _games.scores.is_(None))
+        with self.engine.connect() as conn:
+            return [str(g) for g in conn.execute(query).scalars()]
+
     def over(self, tournament_id: str) -> bool:
         """Whether the tournament is over (its decks may be shown)."""
         row = self.tournament(tournament_id)

@@ -60,6 +60,8 @@ KINDS: Final = ("swiss", "arena")
 MAX_ROUNDS: Final = 20
 MAX_MINUTES: Final = 24 * 60
 MAX_BOTS: Final = 16
+LISTED: Final = 50
+"""The most tournaments ``GET /api/tournaments`` lists."""
 FIELDS: Final = frozenset({"kind", "preset", "players", "partnerships", "rounds", "minutes", "rated", "bots"})
 
 
@@ -367,7 +369,45 @@ class Tournaments:
             made = self._deal_tables(conn, row, self.clock())
         self._open(made)
 
+    def recover(self) -> int:
+        """At start-up: the running tournaments' tables that ended unrecorded (a process stopped
+        between a table's last move and its result) are recorded, and what is due is dealt; how
+        many tournaments were looked at."""
+        running = self.store.running()
+        for tournament_id in running:
+            try:
+                for game_id in self.store.unrecorded(tournament_id):
+                    live = self.service.get(game_id)  # loaded: its computer players play on
+                    if live.over:
+                        self.game_over(live)
+                self.advance(tournament_id)
+            except Exception:
+                log.exception("tournament %s could not be taken up again", tournament_id)
+        return len(running)
+
     # ------------------------------------------------------------------ reading
+    def listed(self) -> dict[str, Any]:
+        """The tournaments the lobby lists: open and running first, then the last ones over."""
+        return {
+            "tournaments": [
+                {
+                    "id": row.id,
+                    "kind": row.kind,
+                    "preset": row.preset,
+                    "players": row.players,
+                    "rated": row.rated,
+                    "rounds": row.rounds,
+                    "minutes": row.minutes,
+                    "status": row.status,
+                    "round": row.round,
+                    "entrants": entrants,
+                    "created": row.created,
+                    "ends": row.ends,
+                }
+                for row, entrants in self.store.listed(LISTED)
+            ]
+        }
+
     def view(self, request: Request, tournament_id: str) -> dict[str, Any]:
         """Status, round, standings and pairings; for an entrant's browser its tables in play with
         their tokens; once over, every deal's seed."""
@@ -465,6 +505,10 @@ def add_tournament_routes(app: FastAPI, tournaments: Tournaments) -> None:
 
     def answer(status: int, body: dict[str, Any]) -> JSONResponse:
         return JSONResponse(body, status_code=status, headers={"cache-control": "no-store"})
+
+    @app.get("/api/tournaments")
+    async def list_tournaments() -> JSONResponse:
+        return answer(200, tournaments.listed())
 
     @app.post("/api/tournaments")
     async def create_tournament(request: Request) -> JSONResponse:
