@@ -211,3 +211,75 @@ def test_an_arena_of_computer_players_and_a_person(client: TestClient) -> None:
         if not ann.step(tid):
             time.sleep(0.02)
     assert all(t["scores"] is not None for t in view["pairings"])
+
+
+def test_two_processes_share_a_tournament_and_a_restart_loses_nothing() -> None:
+    """Ann enters through one process and Bob through another, with two computer entrants; both
+    processes show the same pairings and standings; the first is killed in the middle of round 2
+    and started again, and the tournament ends with every table's result, no meeting repeated."""
+    from web_support import Server, postgres_url
+
+    database = postgres_url()
+    first, second = Server(database), Server(database)
+    try:
+        people: dict[str, tuple[dict[str, str], Server]] = {}
+        for name, server in (("Ann_p", first), ("Bob_p", second)):
+            r = httpx.post(f"{server.url}/api/accounts", json={"name": name, "password": PASSWORD}, timeout=30)
+            assert r.status_code == 201, r.text
+            session = r.cookies[COOKIE]
+            headers = {"origin": server.url, "x-csrf-token": csrf_of(session), "cookie": f"{COOKIE}={session}"}
+            people[name] = (headers, server)
+
+        def call(name: str, method: str, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+            headers, server = people[name]
+            return httpx.request(method, server.url + path, json=body, headers=headers, timeout=30)
+
+        tid = call("Ann_p", "POST", "/api/tournaments", {"rounds": 3, "bots": ["casual", "novice"]}).json()["id"]
+        for name in people:
+            assert call(name, "POST", f"/api/tournaments/{tid}/join").status_code == 200
+        assert call("Ann_p", "POST", f"/api/tournaments/{tid}/start").status_code == 200
+
+        def both_agree() -> dict[str, Any]:
+            """The view of both processes, once they say the same."""
+            deadline = time.monotonic() + 30
+            while True:
+                views = [call(n, "GET", f"/api/tournaments/{tid}").json() for n in people]
+                keep = ("status", "round", "standings", "pairings", "deals")
+                if {k: views[0][k] for k in keep} == {k: views[1][k] for k in keep}:
+                    return views[0]
+                assert time.monotonic() < deadline, "the processes disagree"
+                time.sleep(0.1)
+
+        killed = False
+        deadline = time.monotonic() + 240
+        while (view := both_agree())["status"] != "over":
+            assert time.monotonic() < deadline, f"the tournament did not end: round {view['round']}"
+            if view["round"] == 2 and not killed:
+                first.kill()
+                first = Server(database, port=first.port)  # the same address, a new process
+                people["Ann_p"] = (people["Ann_p"][0], first)
+                killed = True
+            moved = False
+            for name in people:
+                for table in call(name, "GET", f"/api/tournaments/{tid}").json().get("mine", []):
+                    headers = {**people[name][0], "x-cassino-token": table["token"]}
+                    server = people[name][1]
+                    state = httpx.get(f"{server.url}/api/games/{table['game']}", headers=headers, timeout=10).json()
+                    if state["phase"] == "play" and state["to_move"] == table["seat"] and state["legal"]:
+                        body = {"move": state["legal"][0]["move"], "version": state["version"]}
+                        r = httpx.post(
+                            f"{server.url}/api/games/{table['game']}/moves", json=body, headers=headers, timeout=10
+                        )
+                        assert r.status_code in (200, 409), r.text
+                        moved = True
+            if not moved:
+                time.sleep(0.05)
+        assert killed
+        pairings = view["pairings"]
+        assert [t["round"] for t in pairings] == [1, 1, 2, 2, 3, 3]
+        assert all(t["scores"] is not None for t in pairings)
+        assert len({frozenset(t["seats"]) for t in pairings}) == 6  # four entrants, three rounds: all pairs once
+        assert [d["number"] for d in view["deals"]] == [1, 2, 3] and all("seed" in d for d in view["deals"])
+    finally:
+        first.stop()
+        second.stop()

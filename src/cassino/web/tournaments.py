@@ -375,15 +375,23 @@ class Tournaments:
         many tournaments were looked at."""
         running = self.store.running()
         for tournament_id in running:
+            self._adopt(self.store.unrecorded(tournament_id))
             try:
-                for game_id in self.store.unrecorded(tournament_id):
-                    live = self.service.get(game_id)  # loaded: its computer players play on
-                    if live.over:
-                        self.game_over(live)
                 self.advance(tournament_id)
             except Exception:
                 log.exception("tournament %s could not be taken up again", tournament_id)
         return len(running)
+
+    def _adopt(self, game_ids: list[str]) -> None:
+        """Tables with no result recorded: loaded here, so that their computer players play on (a
+        move is stored once, whichever process makes it), and recorded if they are over."""
+        for game_id in game_ids:
+            try:
+                live = self.service.get(game_id)
+                if live.over:
+                    self.game_over(live)
+            except Exception:
+                log.exception("tournament game %s could not be taken up", game_id)
 
     # ------------------------------------------------------------------ reading
     def listed(self) -> dict[str, Any]:
@@ -420,6 +428,8 @@ class Tournaments:
         tables = self.store.tables(tournament_id)
         deals = self.store.deals(tournament_id)
         results = [_result(t, deals) for t in tables if t.scores is not None]
+        # tables in play that no process here plays (the one that dealt them stopped) are taken up
+        self._adopt([t.game_id for t in tables if t.scores is None and t.game_id not in self.service.games])
         out: dict[str, Any] = {
             "id": row.id,
             "kind": row.kind,
