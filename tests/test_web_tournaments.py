@@ -283,3 +283,27 @@ def test_two_processes_share_a_tournament_and_a_restart_loses_nothing() -> None:
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_rated_tournament_rates_the_tables_between_people(client: TestClient) -> None:
+    """Two people in a rated Swiss of one round: their table counts in the preset's pool as a rated
+    game does (the side with more points in the hand wins, equal points draw)."""
+    ann, bob = Person(client, "ann_r"), Person(client, "bob_r")
+    tid = ann.post("/api/tournaments", {"preset": "royal", "rounds": 1, "rated": True}).json()["id"]
+    for p in (ann, bob):
+        assert p.post(f"/api/tournaments/{tid}/join").status_code == 200
+    assert ann.post(f"/api/tournaments/{tid}/start").status_code == 200
+    deadline = time.monotonic() + 60
+    while (view := ann.get(f"/api/tournaments/{tid}").json())["status"] != "over":
+        assert time.monotonic() < deadline
+        if not any([ann.step(tid), bob.step(tid)]):
+            time.sleep(0.02)
+    (table,) = view["pairings"]
+    ratings = {p.name: p.get("/api/me").json()["ratings"]["royal-2"] for p in (ann, bob)}
+    assert all(r["games"] == 1 and r["provisional"] for r in ratings.values())
+    first, second = table["seats"]
+    if table["winner"] == -1:
+        assert ratings[first]["rating"] == ratings[second]["rating"] == 1500
+    else:
+        won, lost = (first, second) if table["winner"] == 0 else (second, first)
+        assert ratings[won]["rating"] > 1500 > ratings[lost]["rating"]
