@@ -170,7 +170,7 @@ def test_bad_settings_and_unknown_tournaments(client: TestClient) -> None:
         ({"partnerships": True, "players": 4}, "tournaments seat players one by one: partnerships are not offered"),
         (
             {"colour": "red"},
-            "unknown field 'colour': a tournament takes bots, kind, minutes, partnerships, players, preset, rated, rounds",
+            "unknown field 'colour': a tournament takes bots, kind, minutes, partnerships, players, preset, rated, rounds, starts",
         ),
     ]
     for body, message in cases:
@@ -307,3 +307,19 @@ def test_a_rated_tournament_rates_the_tables_between_people(client: TestClient) 
     else:
         won, lost = (first, second) if table["winner"] == 0 else (second, first)
         assert ratings[won]["rating"] > 1500 > ratings[lost]["rating"]
+
+
+def test_a_tournament_starts_at_its_set_time_or_is_cancelled_without_entrants(client: TestClient) -> None:
+    ann, bob = Person(client, "ann_s"), Person(client, "bob_s")
+    soon = time.time() + 60
+    bad = ann.post("/api/tournaments", {"starts": time.time() - 5})
+    assert bad.status_code == 400 and bad.json()["code"] == "starts"
+    full = ann.post("/api/tournaments", {"rounds": 1, "starts": soon, "bots": ["casual"]}).json()["id"]
+    empty = ann.post("/api/tournaments", {"rounds": 1, "starts": soon}).json()["id"]
+    assert bob.post(f"/api/tournaments/{full}/join").status_code == 200
+    assert ann.get(f"/api/tournaments/{full}").json()["status"] == "open"
+    SHIFT[0] = 61.0  # its time has come: the next look starts it, with no organiser's press
+    assert ann.get(f"/api/tournaments/{full}").json()["status"] == "running"
+    assert ann.get(f"/api/tournaments/{empty}").json()["status"] == "cancelled"
+    listed = {t["id"]: t["status"] for t in client.get("/api/tournaments").json()["tournaments"]}
+    assert listed == {full: "running", empty: "cancelled"}

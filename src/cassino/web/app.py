@@ -321,9 +321,13 @@ def create_app(
             tournaments.recover()  # tables a stopped process left unrecorded, rounds left undealt
         except Exception:
             log.exception("the running tournaments could not be looked at")
+        clock = asyncio.get_running_loop().create_task(tournaments.run(), name="cassino-tournaments")
         try:
             yield
         finally:
+            clock.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await clock
             await lobby.stop()
             await service.stop()
             accounts.passwords.close()

@@ -310,10 +310,12 @@ tournaments_table = Table(
     Column("created", Float, nullable=False),
     Column("started", Float, nullable=True),
     Column("ends", Float, nullable=True),
+    Column("starts", Float, nullable=True),
 )
 """A tournament (``club.pairing``, ``club.standings``): a Swiss of ``rounds`` rounds or an arena of
-``minutes``, its organiser, its ``status`` (``open`` for entries, ``running``, ``over``) and the
-round in play (in an arena: the deals committed so far)."""
+``minutes``, its organiser, its ``status`` (``open`` for entries, ``running``, ``over``, or
+``cancelled`` when its set time came with too few entrants), the round in play (in an arena: the
+deals committed so far) and when it starts by itself (null: when its organiser starts it)."""
 tournament_entrants_table = Table(
     "cassino_tournament_entrants",
     metadata,

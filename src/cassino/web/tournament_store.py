@@ -51,6 +51,7 @@ class TournamentRow:
     created: float
     started: float | None
     ends: float | None
+    starts: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +243,18 @@ class TournamentStore:
                 (TournamentRow(*(getattr(r, f) for f in TournamentRow.__slots__)), int(r.entrants))
                 for r in conn.execute(query)
             ]
+
+    def due(self, now: float) -> list[str]:
+        """Tournaments open for entries whose set start time has come."""
+        query = select(_t.id).where(_t.status == "open", _t.starts.is_not(None), _t.starts <= now)
+        with self.engine.connect() as conn:
+            return [str(r) for r in conn.execute(query).scalars()]
+
+    def out_of_time(self, now: float) -> list[str]:
+        """Running arenas whose time is up (they end once their last table does)."""
+        query = select(_t.id).where(_t.status == "running", _t.ends.is_not(None), _t.ends <= now)
+        with self.engine.connect() as conn:
+            return [str(r) for r in conn.execute(query).scalars()]
 
     def running(self) -> list[str]:
         """The tournaments under way (what a process starting up looks at)."""

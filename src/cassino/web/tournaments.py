@@ -26,8 +26,10 @@ pairing and scoring are ``cassino.club.pairing`` and ``cassino.club.standings``,
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+import math
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -62,7 +64,11 @@ MAX_MINUTES: Final = 24 * 60
 MAX_BOTS: Final = 16
 LISTED: Final = 50
 """The most tournaments ``GET /api/tournaments`` lists."""
-FIELDS: Final = frozenset({"kind", "preset", "players", "partnerships", "rounds", "minutes", "rated", "bots"})
+FIELDS: Final = frozenset({"kind", "preset", "players", "partnerships", "rounds", "minutes", "rated", "bots", "starts"})
+MAX_AHEAD: Final = 30 * 86400
+"""How far ahead a tournament's start may be set (seconds)."""
+TICK: Final = 5.0
+"""Seconds between two looks for tournaments due to start and arenas whose time is up."""
 
 
 def computer_name(level: str, taken: set[str]) -> str:
@@ -87,7 +93,7 @@ def table_winner(points: tuple[int, ...]) -> int:
     return points.index(best) if points.count(best) == 1 else -1
 
 
-def _request(body: dict[str, Any]) -> dict[str, Any]:
+def _request(body: dict[str, Any], now: float) -> dict[str, Any]:
     """A create request checked: its settings, or TournamentInputError naming the first bad one."""
     unknown = sorted(set(body) - FIELDS)
     if unknown:
@@ -122,7 +128,17 @@ def _request(body: dict[str, Any]) -> dict[str, Any]:
         raise TournamentInputError(
             f"bots must be a list of at most {MAX_BOTS} levels, each one of {', '.join(levels)}", "bots"
         )
+    starts = body.get("starts")
+    if starts is not None and (
+        not isinstance(starts, int | float) or isinstance(starts, bool) or not now < starts <= now + MAX_AHEAD
+    ):
+        raise TournamentInputError(
+            f"starts must be a time (epoch seconds) within the next {MAX_AHEAD // 86400} days, or null for the "
+            "organiser to start it",
+            "starts",
+        )
     return {
+        "starts": None if starts is None else float(starts),
         "kind": kind,
         "preset": preset,
         "players": players,
@@ -170,7 +186,7 @@ class Tournaments:
         """A new tournament, open for entries, its organiser the asker."""
         account, _ = self._signed_in(request)
         with answer_tournament_refusals():
-            settings = _request(body)
+            settings = _request(body, self.clock())
         tournament_id = secrets.token_hex(8)
         row = TournamentRow(
             tournament_id,
@@ -186,6 +202,7 @@ class Tournaments:
             self.clock(),
             None,
             None,
+            settings["starts"],
         )
         taken: set[str] = set()
         bots = []
@@ -217,13 +234,25 @@ class Tournaments:
         row = self._row(tournament_id)
         if row.organiser != account.id:
             raise ServiceError(403, "only the tournament's organiser starts it", code="not_organiser")
+        with answer_tournament_refusals():
+            self._begin(tournament_id)
+        return self.view(request, tournament_id)
+
+    def _begin(self, tournament_id: str, timed: bool = False) -> None:
+        """Start an open tournament: its first tables dealt. TournamentInputError when it has begun
+        or has too few entrants; at its set time (``timed``) too few entrants cancel it instead."""
         made: list[str] = []
-        with answer_tournament_refusals(), self.store.locked(tournament_id) as conn:
-            row = self.store.tournament(tournament_id, conn) or row
-            if row.status != "open":
+        with self.store.locked(tournament_id) as conn:
+            row = self.store.tournament(tournament_id, conn)
+            if row is None or row.status != "open":
+                if timed:
+                    return  # another process started it
                 raise TournamentInputError(f"tournament {tournament_id} has begun already", "started")
             entrants = self.store.entrants(tournament_id, conn)
             if len(entrants) < row.players:
+                if timed:
+                    self.store.set_state(conn, tournament_id, status="cancelled")
+                    return
                 raise TournamentInputError(
                     f"a table seats {row.players}: the tournament needs at least {row.players} entrants, "
                     f"it has {len(entrants)}",
@@ -235,7 +264,25 @@ class Tournaments:
             row = self.store.tournament(tournament_id, conn) or row
             made = self._deal_tables(conn, row, now)
         self._open(made)
-        return self.view(request, tournament_id)
+
+    # ------------------------------------------------------------------ the clock
+    async def run(self) -> None:
+        """Every ``TICK`` seconds: start the tournaments whose set time has come, and end the arenas
+        whose time is up and whose last table has ended (any process may; each once, under the lock)."""
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                self.tick()
+            except Exception:
+                log.exception("the tournaments' clock failed; it looks again")
+
+    def tick(self) -> None:
+        """One look of ``run``."""
+        now = self.clock()
+        for tournament_id in self.store.due(now):
+            self._begin(tournament_id, timed=True)
+        for tournament_id in self.store.out_of_time(now):
+            self.advance(tournament_id)
 
     # ------------------------------------------------------------------ the tables
     def _deal_tables(self, conn: Any, row: TournamentRow, now: float) -> list[str]:
@@ -410,6 +457,7 @@ class Tournaments:
                     "round": row.round,
                     "entrants": entrants,
                     "created": row.created,
+                    "starts": row.starts,
                     "ends": row.ends,
                 }
                 for row, entrants in self.store.listed(LISTED)
@@ -420,8 +468,8 @@ class Tournaments:
         """Status, round, standings and pairings; for an entrant's browser its tables in play with
         their tokens; once over, every deal's seed."""
         row = self._row(tournament_id)
-        if row.status == "running" and row.kind == "arena" and row.ends is not None and self.clock() >= row.ends:
-            self.advance(tournament_id)  # its time ran out while no table ended
+        if row.status in ("open", "running") and self.clock() >= min(row.starts or math.inf, row.ends or math.inf):
+            self.tick()  # its start or end came before the clock looked
             row = self._row(tournament_id)
         entrants = self.store.entrants(tournament_id)
         names = [e.name for e in entrants]
@@ -441,6 +489,7 @@ class Tournaments:
             "status": row.status,
             "round": row.round,
             "ends": row.ends,
+            "starts": row.starts,
             "entrants": names,
             "standings": [s.to_json() for s in standings(names, results)] if names else [],
             "pairings": [
