@@ -165,7 +165,14 @@ def test_bad_settings_and_unknown_tournaments(client: TestClient) -> None:
         ({"kind": "arena", "minutes": 0}, "an arena needs minutes, 1 to 1440, not '0'"),
         (
             {"bots": ["grandmaster"]},
-            "bots must be a list of at most 16 levels, each one of beginner, novice, casual, club, expert, master",
+            "unknown player 'grandmaster'; the computer players are: beginner, novice, casual, club, expert, "
+            "master, random, greedy, heuristic, search",
+        ),
+        ({"bots": ["bot:mine.py"]}, "'bot:mine.py' names a bot program, and this server runs none (see --allow-bots)"),
+        (
+            {"bots": "casual"},
+            "bots must be a list of at most 16 computer players: levels (beginner, novice, casual, club, expert, "
+            "master) or the server's bot programs (bot:FILE)",
         ),
         ({"partnerships": True, "players": 4}, "tournaments seat players one by one: partnerships are not offered"),
         (
@@ -323,3 +330,35 @@ def test_a_tournament_starts_at_its_set_time_or_is_cancelled_without_entrants(cl
     assert ann.get(f"/api/tournaments/{empty}").json()["status"] == "cancelled"
     listed = {t["id"]: t["status"] for t in client.get("/api/tournaments").json()["tournaments"]}
     assert listed == {full: "running", empty: "cancelled"}
+
+
+def test_a_bot_program_plays_in_a_tournament(tmp_path: Path) -> None:
+    """On a server that runs bot programs (``--allow-bots``), an organiser enters one like a level;
+    it plays its tables in its own process, as at any table."""
+    import shutil
+
+    from cassino.web.programs import Programs
+
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    shutil.copy2(Path(__file__).parent.parent / "examples" / "bots" / "captures.py", folder / "captures.py")
+    app = create_app(
+        database=f"sqlite:///{tmp_path / 'web.sqlite3'}",
+        bot_delay=0,
+        rate_limits=False,
+        passwords=Passwords(QUICK),
+        programs=Programs(folder, seconds=3.0, memory=256),
+    )
+    with TestClient(app) as client:
+        ann = Person(client, "ann_p")
+        made = ann.post("/api/tournaments", {"rounds": 1, "bots": ["bot:captures.py", "casual"]})
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        assert ann.post(f"/api/tournaments/{tid}/start").status_code == 200
+        deadline = time.monotonic() + 120
+        while (view := ann.get(f"/api/tournaments/{tid}").json())["status"] != "over":
+            assert time.monotonic() < deadline, "the programs' tournament did not end"
+            time.sleep(0.1)
+        (table,) = view["pairings"]
+        assert sorted(table["seats"]) == ["bot:captures.py (computer)", "casual (computer)"]
+        assert table["scores"] is not None and sum(table["scores"]) >= 8  # a whole hand counted

@@ -51,7 +51,7 @@ from .errors import ServiceError
 from .fair import deck_text, derive_deck, new_seed, seed_commitment
 from .limits import parse_json
 from .model import LiveGame, tournament_deal_id
-from .requests import token_hash
+from .requests import bot_player, token_hash
 from .schema import HandRow, NewGame, SeatRow, rated_games_table, seat_holders_table
 from .service import GameService
 from .tournament_store import DealRow, EntrantRow, TableRow, TournamentRow, TournamentStore
@@ -123,10 +123,15 @@ def _request(body: dict[str, Any], now: float) -> dict[str, Any]:
     ):
         raise TournamentInputError(f"an arena needs minutes, 1 to {MAX_MINUTES}, not {str(minutes)[:20]!r}", "minutes")
     bots = body.get("bots", [])
-    levels = level_names()
-    if not isinstance(bots, list) or len(bots) > MAX_BOTS or any(b not in levels for b in bots):
+    if (
+        not isinstance(bots, list)
+        or len(bots) > MAX_BOTS
+        or not all(isinstance(b, str) and 0 < len(b) <= 64 for b in bots)
+    ):
         raise TournamentInputError(
-            f"bots must be a list of at most {MAX_BOTS} levels, each one of {', '.join(levels)}", "bots"
+            f"bots must be a list of at most {MAX_BOTS} computer players: levels ({', '.join(level_names())}) "
+            "or the server's bot programs (bot:FILE)",
+            "bots",
         )
     starts = body.get("starts")
     if starts is not None and (
@@ -187,6 +192,8 @@ class Tournaments:
         account, _ = self._signed_in(request)
         with answer_tournament_refusals():
             settings = _request(body, self.clock())
+        for spec in dict.fromkeys(settings["bots"]):
+            bot_player(spec, 0, self.service.programs)  # a refusal names the players that may sit
         tournament_id = secrets.token_hex(8)
         row = TournamentRow(
             tournament_id,
