@@ -58,6 +58,12 @@ def add_arena_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="deals per table, each played once per seating (default 100)",
     )
+    add_run_arguments(p)
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of playing games on an executor, shared by ``cassino arena`` and ``cassino
+    tournament``: the rules, the seed, where games run, and what is written."""
     add_rules_arguments(p, "seats at a table (default 2)")
     p.add_argument("--seed", type=int, default=None, help="master seed (random, and printed, if omitted)")
     p.add_argument("--executor", choices=EXECUTORS, default=None, help="where games run (default process)")

@@ -9,7 +9,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from ..arena.executors import EXECUTORS, make_executor
+from ..arena.executors import make_executor
 from ..arena.progress import Progress
 from ..arena.report import write_outputs
 from ..arena.rounds import ARENA, KINDS, MOVE_SECONDS, SWISS, TournamentConfig, run_tournament
@@ -19,9 +19,10 @@ from ..errors import CassinoError
 from ..players import make_player, player_names
 from ..players.base import close_player
 from ..rules import RulesError
+from .arena import add_run_arguments
 from .errors import CliError
 from .outputs import writable_folder
-from .rules_args import add_rules_arguments, rules_from_args
+from .rules_args import rules_from_args
 
 EPILOG = f"""\
 A Swiss plays --rounds rounds: each round pairs entrants of equal or near points, never two who
@@ -74,20 +75,7 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bye", default=BYE_PLAYER, metavar="PLAYER", help=f"the computer player of a bye (default {BYE_PLAYER})"
     )
-    add_rules_arguments(p, "seats at a table (default 2)")
-    p.add_argument("--seed", type=int, default=None, help="master seed (random, and printed, if omitted)")
-    p.add_argument("--executor", choices=EXECUTORS, default=None, help="where games run (default process)")
-    p.add_argument(
-        "--workers", type=int, default=None, metavar="K", help="worker processes or Ray CPUs (default all cores)"
-    )
-    p.add_argument("--address", default=None, help="join this Ray cluster (implies --executor ray)")
-    p.add_argument(
-        "--max-hands", type=int, default=100, help="stop a game undecided after this many hands (default 100)"
-    )
-    p.add_argument(
-        "--out", type=Path, default=None, metavar="DIR", help="write results.json, results.csv and ratings.png here"
-    )
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_run_arguments(p)
 
 
 def read_players_file(path: Path) -> list[str]:

@@ -204,10 +204,15 @@ def _no_games(_account: AccountRow, _query: Mapping[str, str], _viewer: AccountR
     return {"ratings": {}, "games": []}
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def json_body(request: Request) -> dict[str, Any]:
     """A JSON object body; no body is an empty one (so a missing field is named, not the body)."""
     raw = await request.body()
     return parse_json(raw) if raw.strip() else {}
+
+
+def no_store(status: int, body: dict[str, Any]) -> JSONResponse:
+    """An answer no cache keeps: the club's answers hold seat tokens or change all the time."""
+    return JSONResponse(body, status_code=status, headers=NO_STORE)
 
 
 def add_account_routes(
@@ -239,7 +244,7 @@ def add_account_routes(
 
     @app.post("/api/accounts", status_code=201)
     async def sign_up(request: Request) -> JSONResponse:
-        body = await _body(request)
+        body = await json_body(request)
         known_fields(body, ACCOUNT_FIELDS, "a new account")
         limit.take(client_of(request))
         with answer_account_refusals():
@@ -248,7 +253,7 @@ def add_account_routes(
 
     @app.post("/api/session")
     async def sign_in(request: Request) -> JSONResponse:
-        body = await _body(request)
+        body = await json_body(request)
         known_fields(body, ACCOUNT_FIELDS, "a sign-in")
         limit.take(client_of(request))
         with answer_account_refusals():
@@ -281,7 +286,7 @@ def add_account_routes(
 
     @app.post("/api/me/password")
     async def change_password(request: Request) -> JSONResponse:
-        body = await _body(request)
+        body = await json_body(request)
         known_fields(body, PASSWORD_FIELDS, "a change of password")
         limit.take(client_of(request))
         token = request.cookies.get(COOKIE)
@@ -293,7 +298,7 @@ def add_account_routes(
 
     @app.delete("/api/me")
     async def delete_account(request: Request) -> JSONResponse:
-        body = await _body(request)
+        body = await json_body(request)
         known_fields(body, DELETE_FIELDS, "deleting an account")
         limit.take(client_of(request))
         with answer_account_refusals():

@@ -39,13 +39,14 @@ from ..club.daily import (
 from ..club.errors import AlreadyPlayedError
 from ..rules import make_rules
 from ..table import default_names
-from .accounts import COOKIE
+from .accounts import COOKIE, no_store
 from .daily_store import DailyStore, DealRow
+from .deals import shared_deal_game
 from .errors import ServiceError
 from .fair import SCHEME, deck_text, derive_deck
 from .model import LiveGame
 from .requests import token_hash
-from .schema import HandRow, NewGame, SeatRow
+from .schema import SeatRow
 from .service import GameService
 
 log = logging.getLogger("cassino.web")
@@ -169,19 +170,9 @@ class Daily:
             else SeatRow(s, "bot", names[s], bot=OPPONENT, bot_seed=opponent_seed(row.seed, s))
             for s in range(rules.players)
         ]
-        deck = derive_deck(spec.id, 1, row.seed, {})
         now = self.clock()
-        game_id = secrets.token_hex(8)
-        game = NewGame(
-            game_id,
-            rules.to_json(),
-            seats,
-            HandRow(1, deck_text(deck), row.seed, row.commitment),
-            listed=False,
-            created=now,
-            seeds={1: row.seed},
-            help_allowed=False,
-        )
+        game = shared_deal_game(rules, seats, spec.id, row.seed, now)
+        game_id = game.id
         try:
             self.store.start(deal_id, account.id if account is not None else None, game, SEAT, now)
         except AlreadyPlayedError:
@@ -210,22 +201,18 @@ class Daily:
 def add_daily_routes(app: FastAPI, daily: Daily, client_of: Callable[[Request], str]) -> None:
     """The daily deal's routes on the app."""
 
-    def answer(status: int, body: dict[str, Any]) -> JSONResponse:
-        """No cache keeps an answer: one holds a seat's token, and the others change all day."""
-        return JSONResponse(body, status_code=status, headers={"cache-control": "no-store"})
-
     @app.get("/api/daily")
     async def daily_today(request: Request) -> JSONResponse:
-        return answer(200, daily.today(request))
+        return no_store(200, daily.today(request))
 
     @app.post("/api/daily/{deal_id}/play")
     async def daily_play(deal_id: str, request: Request) -> JSONResponse:
-        return answer(201, daily.play(request, deal_id, client_of(request)))
+        return no_store(201, daily.play(request, deal_id, client_of(request)))
 
     @app.get("/api/daily/{deal_id}/leaderboard")
     async def daily_leaderboard(deal_id: str, request: Request) -> JSONResponse:
-        return answer(200, daily.leaderboard(request, deal_id))
+        return no_store(200, daily.leaderboard(request, deal_id))
 
     @app.get("/api/daily/{deal_id}/reveal")
     async def daily_reveal(deal_id: str) -> JSONResponse:
-        return answer(200, daily.reveal(deal_id))
+        return no_store(200, daily.reveal(deal_id))

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..moves import format_code
+from ..rules import Rules
 from .errors import ServiceError
-from .fair import LEGACY, SCHEME, commitment, deck_text, is_value, new_salt, new_seed, seed_commitment
+from .fair import LEGACY, SCHEME, commitment, deck_text, derive_deck, is_value, new_salt, new_seed, seed_commitment
 from .limits import RateLimit
 from .model import LiveGame, NextDeal
-from .schema import HandRow
+from .schema import HandRow, NewGame, SeatRow
 from .store import Store, StoreError
 
 log = logging.getLogger("cassino.web")
@@ -26,6 +27,23 @@ SEALED = (
     "this game's deck is deal {deal}, which other games are still to be dealt: it is revealed when they are "
     "over (a daily deal's at the end of its day, a tournament's at the end of the tournament)"
 )
+
+
+def shared_deal_game(rules: Rules, seats: list[SeatRow], deal_id: str, seed: str, now: float) -> NewGame:
+    """A new game of one hand dealt a shared deal (a daily deal's, a tournament's): the deck of the
+    deal's id and seed, the same for every game of the deal, committed as the seed's SHA-256; no
+    hints (a contest), unlisted."""
+    deck = derive_deck(deal_id, 1, seed, {})
+    return NewGame(
+        secrets.token_hex(8),
+        rules.to_json(),
+        seats,
+        HandRow(1, deck_text(deck), seed, seed_commitment(seed)),
+        listed=False,
+        created=now,
+        seeds={1: seed},
+        help_allowed=False,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,7 @@ from ..club.seeks import (
     seek_of_request,
 )
 from ..rules import make_rules
-from .accounts import COOKIE, answer_account_refusals
+from .accounts import COOKIE, answer_account_refusals, json_body, no_store
 from .errors import ServiceError
 from .fair import deck_text, derive_deck, new_seed, seed_commitment
 from .limits import SEEK_RATE, Rate, RateLimit, brief, parse_json
@@ -674,42 +674,33 @@ def add_seek_routes(
 ) -> None:
     """The lobby's routes on the app; ``may_connect`` is the app's check of a socket's origin."""
 
-    async def body_of(request: Request) -> dict[str, Any]:
-        """A JSON object body; none is an empty one (so a missing field is named, not the body)."""
-        raw = await request.body()
-        return parse_json(raw) if raw.strip() else {}
-
-    def answer(status: int, body: dict[str, Any]) -> JSONResponse:
-        """No cache keeps an answer: some hold a seat's token."""
-        return JSONResponse(body, status_code=status, headers={"cache-control": "no-store"})
-
     @app.get("/api/seeks")
     async def list_seeks(request: Request) -> JSONResponse:
-        return answer(200, {"seeks": lobby.listed(request)})
+        return no_store(200, {"seeks": lobby.listed(request)})
 
     @app.post("/api/seeks")
     async def post_seek(request: Request) -> JSONResponse:
-        return answer(201, lobby.create(request, await body_of(request), client_of(request)))
+        return no_store(201, lobby.create(request, await json_body(request), client_of(request)))
 
     @app.get("/api/seeks/{seek_id}")
     async def get_seek(seek_id: str, request: Request) -> JSONResponse:
-        return answer(200, lobby.one(request, seek_id))
+        return no_store(200, lobby.one(request, seek_id))
 
     @app.post("/api/seeks/{seek_id}/join")
     async def join_seek(seek_id: str, request: Request) -> JSONResponse:
-        return answer(*lobby.join(request, seek_id, client_of(request)))
+        return no_store(*lobby.join(request, seek_id, client_of(request)))
 
     @app.post("/api/seeks/{seek_id}/leave")
     async def leave_seek(seek_id: str, request: Request) -> JSONResponse:
-        return answer(200, lobby.leave(request, seek_id, client_of(request)))
+        return no_store(200, lobby.leave(request, seek_id, client_of(request)))
 
     @app.delete("/api/seeks/{seek_id}")
     async def cancel_seek(seek_id: str, request: Request) -> JSONResponse:
-        return answer(200, lobby.cancel(request, seek_id, client_of(request)))
+        return no_store(200, lobby.cancel(request, seek_id, client_of(request)))
 
     @app.post("/api/play-now")
     async def play_now(request: Request) -> JSONResponse:
-        return answer(*lobby.play_now(request, await body_of(request), client_of(request)))
+        return no_store(*lobby.play_now(request, await json_body(request), client_of(request)))
 
     @app.websocket("/api/lobby/socket")
     async def lobby_socket(websocket: WebSocket) -> None:

@@ -46,13 +46,13 @@ from ..club.seeks import seat_token
 from ..club.standings import Result, Table, standings
 from ..players import level_names
 from ..rules import make_rules
-from .accounts import COOKIE, answer_account_refusals
+from .accounts import COOKIE, answer_account_refusals, json_body, no_store
+from .deals import shared_deal_game
 from .errors import ServiceError
-from .fair import deck_text, derive_deck, new_seed, seed_commitment
-from .limits import parse_json
+from .fair import new_seed, seed_commitment
 from .model import LiveGame, tournament_deal_id
 from .requests import bot_player, token_hash
-from .schema import HandRow, NewGame, SeatRow, rated_games_table, seat_holders_table
+from .schema import SeatRow, rated_games_table, seat_holders_table
 from .service import GameService
 from .tournament_store import DealRow, EntrantRow, TableRow, TournamentRow, TournamentStore
 
@@ -368,19 +368,9 @@ class Tournaments:
                 seats.append(SeatRow(seat, "human", name, token_hash=entrant.token_hash or ""))
                 if entrant.account_id is not None:
                     holders.append((seat, entrant.account_id))
-        game_id = secrets.token_hex(8)
-        deck = derive_deck(tournament_deal_id(row.id, deal.number), 1, deal.seed, {})
         now = self.clock()
-        game = NewGame(
-            game_id,
-            rules.to_json(),
-            seats,
-            HandRow(1, deck_text(deck), deal.seed, deal.commitment),
-            listed=False,
-            created=now,
-            seeds={1: deal.seed},
-            help_allowed=False,
-        )
+        game = shared_deal_game(rules, seats, tournament_deal_id(row.id, deal.number), deal.seed, now)
+        game_id = game.id
         self.service.store.create_games([game], within=conn)
         self.store.add_table(
             conn,
@@ -451,24 +441,7 @@ class Tournaments:
     def listed(self) -> dict[str, Any]:
         """The tournaments the lobby lists: open and running first, then the last ones over."""
         return {
-            "tournaments": [
-                {
-                    "id": row.id,
-                    "kind": row.kind,
-                    "preset": row.preset,
-                    "players": row.players,
-                    "rated": row.rated,
-                    "rounds": row.rounds,
-                    "minutes": row.minutes,
-                    "status": row.status,
-                    "round": row.round,
-                    "entrants": entrants,
-                    "created": row.created,
-                    "starts": row.starts,
-                    "ends": row.ends,
-                }
-                for row, entrants in self.store.listed(LISTED)
-            ]
+            "tournaments": [{**_settings(row), "entrants": entrants} for row, entrants in self.store.listed(LISTED)]
         }
 
     def view(self, request: Request, tournament_id: str) -> dict[str, Any]:
@@ -486,17 +459,7 @@ class Tournaments:
         # tables in play that no process here plays (the one that dealt them stopped) are taken up
         self._adopt([t.game_id for t in tables if t.scores is None and t.game_id not in self.service.games])
         out: dict[str, Any] = {
-            "id": row.id,
-            "kind": row.kind,
-            "preset": row.preset,
-            "players": row.players,
-            "rated": row.rated,
-            "rounds": row.rounds,
-            "minutes": row.minutes,
-            "status": row.status,
-            "round": row.round,
-            "ends": row.ends,
-            "starts": row.starts,
+            **_settings(row),
             "entrants": names,
             "standings": [s.to_json() for s in standings(names, results)] if names else [],
             "pairings": [
@@ -529,6 +492,24 @@ class Tournaments:
                     if t.scores is None and mine.name in t.sides
                 ]
         return out
+
+
+def _settings(row: TournamentRow) -> dict[str, Any]:
+    """A tournament's settings and where it stands, as the list and its own page show them."""
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "preset": row.preset,
+        "players": row.players,
+        "rated": row.rated,
+        "rounds": row.rounds,
+        "minutes": row.minutes,
+        "status": row.status,
+        "round": row.round,
+        "created": row.created,
+        "starts": row.starts,
+        "ends": row.ends,
+    }
 
 
 def _table(t: TableRow, deals: list[DealRow]) -> Table:
@@ -565,29 +546,22 @@ CONFLICTS: Final = frozenset({"started", "joined", "too_few"})
 def add_tournament_routes(app: FastAPI, tournaments: Tournaments) -> None:
     """The tournaments' routes on the app."""
 
-    async def body_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        return parse_json(raw) if raw.strip() else {}
-
-    def answer(status: int, body: dict[str, Any]) -> JSONResponse:
-        return JSONResponse(body, status_code=status, headers={"cache-control": "no-store"})
-
     @app.get("/api/tournaments")
     async def list_tournaments() -> JSONResponse:
-        return answer(200, tournaments.listed())
+        return no_store(200, tournaments.listed())
 
     @app.post("/api/tournaments")
     async def create_tournament(request: Request) -> JSONResponse:
-        return answer(201, tournaments.create(request, await body_of(request)))
+        return no_store(201, tournaments.create(request, await json_body(request)))
 
     @app.post("/api/tournaments/{tournament_id}/join")
     async def join_tournament(tournament_id: str, request: Request) -> JSONResponse:
-        return answer(200, tournaments.join(request, tournament_id))
+        return no_store(200, tournaments.join(request, tournament_id))
 
     @app.post("/api/tournaments/{tournament_id}/start")
     async def start_tournament(tournament_id: str, request: Request) -> JSONResponse:
-        return answer(200, tournaments.start(request, tournament_id))
+        return no_store(200, tournaments.start(request, tournament_id))
 
     @app.get("/api/tournaments/{tournament_id}")
     async def get_tournament(tournament_id: str, request: Request) -> JSONResponse:
-        return answer(200, tournaments.view(request, tournament_id))
+        return no_store(200, tournaments.view(request, tournament_id))
