@@ -204,6 +204,16 @@ def _no_games(_account: AccountRow, _query: Mapping[str, str], _viewer: AccountR
     return {"ratings": {}, "games": []}
 
 
+def signed_in(accounts: Accounts, request: Request) -> tuple[AccountRow, str]:
+    """The signed-in account of a request and its session's secret (seat tokens derive from it);
+    401 without one."""
+    token = request.cookies.get(COOKIE)
+    with answer_account_refusals():
+        account = accounts.require(token)
+    assert token is not None
+    return account, token
+
+
 async def json_body(request: Request) -> dict[str, Any]:
     """A JSON object body; no body is an empty one (so a missing field is named, not the body)."""
     raw = await request.body()
