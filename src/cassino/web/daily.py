@@ -186,30 +186,32 @@ class Daily:
         log.info("daily deal %s: master scored %d from the person's seat", spec.id, worked)
         return worked if kept is None else kept
 
-    def history(self, account: AccountRow, viewer: AccountRow | None) -> dict[str, Any]:
-        """An account's daily results for its profile, the latest deal first, with its streak. A
-        game's id (its replay, and a watcher's view of its cards) only for the player itself
-        until the deal's day is over."""
-        now = self.clock()
-        mine = viewer is not None and viewer.id == account.id
-        daily = [
-            {
-                "deal": r.deal,
-                "score": r.score,
-                "rank": r.rank,
-                "count": r.count,
-                "game": r.game if mine or now >= deal_reveal_after(r.deal) else None,
-            }
-            for r in self.store.history(account.id, HISTORY)
-        ]
-        played = (r.deal[:10] for r in self.store.results_of(account.id))
-        return {"daily": daily, "streak": streak(played, day_of(now))}
-
     def with_history(self, profile_of: ProfileOf) -> ProfileOf:
-        """A profile that lists the account's daily results and streak besides what ``profile_of`` shows."""
+        """A profile that lists the account's daily results, the latest deal first, and its streak
+        besides what ``profile_of`` shows, and marks its finished games that were daily attempts
+        with their deal (a hand nobody won). An attempt's game id (its replay, and a watcher's view
+        of its cards) is shown to others only once the deal's day is over."""
 
         def both(account: AccountRow, query: Mapping[str, str], viewer: AccountRow | None) -> dict[str, Any]:
-            return {**profile_of(account, query, viewer), **self.history(account, viewer)}
+            out = profile_of(account, query, viewer)
+            now = self.clock()
+            mine = viewer is not None and viewer.id == account.id
+            out["daily"] = [
+                {
+                    "deal": r.deal,
+                    "score": r.score,
+                    "rank": r.rank,
+                    "count": r.count,
+                    "game": r.game if mine or now >= deal_reveal_after(r.deal) else None,
+                }
+                for r in self.store.history(account.id, HISTORY)
+            ]
+            attempts = {r.game: r.deal for r in self.store.results_of(account.id)}
+            out["streak"] = streak((deal[:10] for deal in attempts.values()), day_of(now))
+            for game in out.get("games", []):
+                if game.get("game") in attempts:
+                    game["daily"] = attempts[game["game"]]
+            return out
 
         return both
 
