@@ -267,6 +267,8 @@ def test_master_from_your_seat_the_guests_own_rank_and_the_profile(client: TestC
     expected = {"deal": DEAL, "score": ann_score, "rank": ranks[ann_score], "count": 2}
     profile = ann.get("/api/users/ann_m").json()
     assert profile["daily"] == [{**expected, "game": ann.game}] and profile["streak"] == 1
+    [game] = profile["games"]  # the attempt among the finished games: a hand of a daily deal, sealed today
+    assert (game["game"], game["result"], game["daily"], game["sealed"]) == (ann.game, "draw", DEAL, True)
     assert sam.get("/api/users/ann_m").json()["daily"] == [{**expected, "game": None}]  # sealed today
     assert sam.get("/api/users/sam_m").json()["daily"] == [] and sam.get("/api/users/sam_m").json()["streak"] == 0
 
@@ -277,6 +279,7 @@ def test_master_from_your_seat_the_guests_own_rank_and_the_profile(client: TestC
     assert master == worked_out
     assert sam.get(board_path).json()["master"] == worked_out
     assert sam.get("/api/users/ann_m").json()["daily"] == [{**expected, "game": ann.game}]
+    assert ann.get("/api/users/ann_m").json()["games"][0]["sealed"] is False  # its record is public now
     assert ann.get("/api/users/ann_m").json()["streak"] == 1  # played yesterday, not yet today
     sunday = ann.get("/api/daily").json()["deals"][0]["id"]
     assert sunday == "2026-12-06-classic-2" and ann.start(sunday).status_code == 201

@@ -189,7 +189,7 @@ class Daily:
     def with_history(self, profile_of: ProfileOf) -> ProfileOf:
         """A profile that lists the account's daily results, the latest deal first, and its streak
         besides what ``profile_of`` shows, and marks its finished games that were daily attempts
-        with their deal (a hand nobody won). An attempt's game id (its replay, and a watcher's view
+        with their deal (a hand nobody won) and whether its record is still sealed. An attempt's game id (its replay, and a watcher's view
         of its cards) is shown to others only once the deal's day is over."""
 
         def both(account: AccountRow, query: Mapping[str, str], viewer: AccountRow | None) -> dict[str, Any]:
@@ -210,7 +210,8 @@ class Daily:
             out["streak"] = streak((deal[:10] for deal in attempts.values()), day_of(now))
             for game in out.get("games", []):
                 if game.get("game") in attempts:
-                    game["daily"] = attempts[game["game"]]
+                    deal = attempts[game["game"]]
+                    game.update(daily=deal, sealed=now < deal_reveal_after(deal))
             return out
 
         return both

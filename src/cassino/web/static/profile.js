@@ -104,7 +104,7 @@ async function loadGames() {
 export function dailyLine(result) {
   const parts = dealParts(result.deal);
   const what = parts ? [dayText(parts.date), dealTitle(parts)] : [result.deal];
-  return [...what, t("daily.score", { score: signed(result.score) }), t("daily.rank", { rank: result.rank, count: result.count })].join(" · ");
+  return [...what, t("daily.score", { score: signed(result.score) }), t("daily.rank_in_line", { rank: result.rank, count: result.count })].join(" · ");
 }
 
 /** The profile as loaded, in the language now chosen. */
@@ -135,8 +135,9 @@ export function renderProfile() {
   const list = $("profile-games");
   list.replaceChildren(...profile.games.map((g) => el("li", { "data-game": g.game },
     el("span", { class: "game-line" }, gameLine(g)),
-    el("span", { class: "about" }, ` · ${whenText(g.finished)} · `),
-    el("a", { href: `/#game=${encodeURIComponent(g.game)}&replay=1`, "data-testid": "profile-replay" }, t("profile.replay")))));
+    el("span", { class: "about" }, ` · ${whenText(g.finished)}`),
+    g.sealed ? null : el("span", { class: "about" }, " · "), // a daily attempt's replay waits for the end of its day
+    g.sealed ? null : el("a", { href: `/#game=${encodeURIComponent(g.game)}&replay=1`, "data-testid": "profile-replay" }, t("profile.replay")))));
   $("profile-no-games").hidden = profile.games.length > 0;
   $("profile-more").hidden = !profile.more;
 }
