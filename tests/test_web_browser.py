@@ -1999,7 +1999,8 @@ def test_the_daily_deal_on_a_phone_and_its_reveal_the_next_day(tmp_path: Path, b
     says it was played. The same server a day ahead (``--clock-offset 86400``, the same database
     and address, so the same browser storage): the deal's leaderboard highlights the guest's row,
     offers the best score's replay, which opens on the table, and shows the reveal verified by the
-    page itself (the seed's SHA-256 is the commitment seen before play, and it gives the deck)."""
+    page itself (the seed's SHA-256 is the commitment seen before play, and it gives the deck); the
+    guest's own table then verifies its hand too and offers its replay. German words on a desktop."""
     database = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     server = Server(database, extra=("--no-rate-limits",))
     port = server.port
@@ -2102,6 +2103,12 @@ def test_the_daily_deal_on_a_phone_and_its_reveal_the_next_day(tmp_path: Path, b
         page.click("[data-testid=replay-last]")
         page.wait_for_function("document.querySelector('[data-testid=replay-position]').textContent.includes('48')")
         p.shot("web-daily-best-replay-phone.png")
+        # the guest's own table now checks its hand too: the deck from the deal's id, its commitment as seen before play
+        page.goto(f"{ahead.url}/#game={game}&token={token}")
+        page.wait_for_function("document.querySelector('[data-testid=seat-0] .seat-name')?.textContent === 'You'")
+        verified_hand = "#fair .fair-hand[data-hand='1'][data-result=verified]"
+        page.locator(verified_hand).wait_for(state="attached", timeout=30_000)
+        assert page.is_visible("#replay-button")  # the record is public now
         assert not p.errors, p.errors
         desk = Page(browser, 1280, 800, lang="de", motion=False)
         desk.page.goto(f"{ahead.url}/daily/{deal['id']}")

@@ -63,6 +63,7 @@ GUEST = "Guest"
 HISTORY: Final = 60
 """The most daily results a profile lists."""
 INDEX = Path(__file__).parent / "static" / "index.html"
+"""The page, served at a deal's leaderboard's address too."""
 
 
 class Daily:
@@ -140,13 +141,14 @@ class Daily:
         if over and entries:
             best = entries[0]
             out["best"] = {"name": best.name, "score": best.score, "game": best.game}
-        finished = mine is not None and mine.score is not None
-        if finished:
-            assert mine is not None and mine.score is not None
+        if mine is not None and mine.score is not None:
             rank = next(e.rank for e in entries if e.game == mine.game)
             out["you"] = {"score": mine.score, "rank": rank, "percentile": percentile(scores, mine.score)}
-        if finished or over:
-            out["master"] = await self.master(spec, row)
+        if "you" in out or over:
+            try:
+                out["master"] = await self.master(spec, row)
+            except Exception:  # a bug or a dead worker: the leaderboard is answered without it
+                log.exception("daily deal %s: master's score could not be worked out", deal_id)
         return out
 
     def _asker(self, request: Request, deal_id: str) -> AttemptRow | None:
@@ -178,6 +180,8 @@ class Daily:
         return await asyncio.shield(task)
 
     async def _work_out(self, spec: DailySpec, row: DealRow) -> int:
+        """Play the deal's hand with master at every seat in a worker (seconds of search: never on
+        the event loop) and keep the score; another process's, kept first, is the same number."""
         rules = make_rules(spec.preset, players=spec.players, partnerships=spec.partnerships)
         deck = derive_deck(spec.id, 1, row.seed, {})
         worked = await self.service.thinkers.run(master_score, rules, deck, row.seed)
@@ -189,8 +193,9 @@ class Daily:
     def with_history(self, profile_of: ProfileOf) -> ProfileOf:
         """A profile that lists the account's daily results, the latest deal first, and its streak
         besides what ``profile_of`` shows, and marks its finished games that were daily attempts
-        with their deal (a hand nobody won) and whether its record is still sealed. An attempt's game id (its replay, and a watcher's view
-        of its cards) is shown to others only once the deal's day is over."""
+        with their deal (a hand nobody won) and whether its record is still sealed. An attempt's
+        game id (its replay, and a watcher's view of its cards) is shown to others only once the
+        deal's day is over."""
 
         def both(account: AccountRow, query: Mapping[str, str], viewer: AccountRow | None) -> dict[str, Any]:
             out = profile_of(account, query, viewer)
