@@ -2018,6 +2018,7 @@ def test_the_daily_deal_on_a_phone_and_its_reveal_the_next_day(tmp_path: Path, b
         assert "Classic · 2 players" in item.inner_text() and "against Master" in item.inner_text()
         item.locator("summary").click()  # the commitment, shortened, opens whole
         assert item.locator("[data-testid=daily-commitment]").inner_text() == deal["commitment"]
+        page.evaluate("document.querySelector('[data-testid=daily]').scrollIntoView()")
         p.shot("web-daily-lobby-phone.png")
         item.locator("[data-testid=daily-play]").click()
         played = play_whole_game(p)
@@ -2116,6 +2117,11 @@ def test_the_daily_deal_on_a_phone_and_its_reveal_the_next_day(tmp_path: Path, b
         left = english_left(visible_texts(desk.page), "de", exempt=set())
         assert not left, left
         desk.shot("web-daily-reveal-desktop-de.png", full_page=True)
+        desk.page.goto(f"{ahead.url}/")  # the next day's deals, in the lobby
+        desk.page.locator("[data-testid=daily-play]").first.wait_for()
+        left = english_left(visible_texts(desk.page), "de", exempt=set())
+        assert not left, left
+        desk.shot("web-daily-lobby-desktop-de.png")
         assert not desk.errors, desk.errors
         desk.close()
     finally:
