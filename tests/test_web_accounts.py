@@ -517,6 +517,7 @@ def test_a_players_profile(client: TestClient) -> None:
     for name in ("Ann_42", "ann_42"):
         r = client.get(f"/api/users/{name}")
         expected = {"name": "Ann_42", "joined": joined, "ratings": {}, "games": [], "page": 1, "more": False}
+        expected |= {"daily": [], "streak": 0}  # no daily deal played yet
         assert (r.status_code, r.json()) == (200, expected)
     for name in ("Bob", "x", "deleted:0000"):
         r = client.get(f"/api/users/{name}")

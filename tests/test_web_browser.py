@@ -8,6 +8,7 @@ tampered reveal caught), and screenshots of each for people to see."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -1971,3 +1972,158 @@ def test_the_seeks_panel_has_no_english_left(server: Server, browser: Any, langu
     assert not left, left
     assert not p.errors, p.errors
     p.close()
+
+
+# ---------------------------------------------------------------------- the daily deal (daily.js)
+def _guest_attempt(url: str, deal: str, choose: Any) -> int:
+    """A guest's attempt at a deal through the API, its moves chosen by ``choose(state)``: its score."""
+    made = httpx.post(f"{url}/api/daily/{deal}/play", headers={"origin": url}, timeout=10).json()
+    headers = {"origin": url, "x-cassino-token": made["token"]}
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        s = httpx.get(f"{url}/api/games/{made['game']}", headers=headers, timeout=10).json()
+        if s["status"] == "over":
+            return int(s["scores"][0] - s["scores"][1])
+        if s["phase"] == "play" and s["to_move"] == 0 and s["legal"]:
+            body = {"move": choose(s), "version": s["version"]}
+            httpx.post(f"{url}/api/games/{made['game']}/moves", json=body, headers=headers, timeout=10)
+        else:
+            time.sleep(0.05)
+    raise AssertionError("the attempt did not end")
+
+
+def test_the_daily_deal_on_a_phone_and_its_reveal_the_next_day(tmp_path: Path, browser: Any) -> None:
+    """A guest on a phone plays the daily deal from the lobby by taps to the end of its hand and
+    sees, where the table was, its score, its rank and percentile among the attempts (two others
+    made over the API), how master did from the same seat and the spread of scores; the lobby then
+    says it was played. The same server a day ahead (``--clock-offset 86400``, the same database
+    and address, so the same browser storage): the deal's leaderboard highlights the guest's row,
+    offers the best score's replay, which opens on the table, and shows the reveal verified by the
+    page itself (the seed's SHA-256 is the commitment seen before play, and it gives the deck); the
+    guest's own table then verifies its hand too and offers its replay. German words on a desktop."""
+    database = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    server = Server(database, extra=("--no-rate-limits",))
+    port = server.port
+    p = Page(browser, 390, 844, motion=False)
+    page = p.page
+    try:
+        deal = httpx.get(f"{server.url}/api/daily", timeout=10).json()["deals"][0]
+        others = [
+            _guest_attempt(server.url, deal["id"], lambda s: s["legal"][0]["move"]),
+            _guest_attempt(server.url, deal["id"], lambda s: s["legal"][-1]["move"]),
+        ]
+        page.goto(server.url + "/")
+        item = page.locator(f"[data-testid=daily-deal][data-deal='{deal['id']}']")
+        item.wait_for()
+        assert "Classic · 2 players" in item.inner_text() and "against Master" in item.inner_text()
+        item.locator("summary").click()  # the commitment, shortened, opens whole
+        assert item.locator("[data-testid=daily-commitment]").inner_text() == deal["commitment"]
+        page.evaluate("document.querySelector('[data-testid=daily]').scrollIntoView()")
+        p.shot("web-daily-lobby-phone.png")
+        item.locator("[data-testid=daily-play]").click()
+        played = play_whole_game(p)
+        assert played["counts"] == 1  # one hand
+        result = page.locator("[data-testid=daily-result]")
+        result.wait_for()
+        page.wait_for_function("document.querySelector('[data-testid=daily-rank]').textContent.startsWith('Rank')")
+        game = str(page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')"))
+        token = str(page.evaluate("new URLSearchParams(location.hash.slice(1)).get('token')"))
+        state = httpx.get(f"{server.url}/api/games/{game}", headers={"x-cassino-token": token}, timeout=10).json()
+        assert state["winner"] == -1 and state["daily"] == {"deal": deal["id"], "sealed": True}
+        mine = state["scores"][0] - state["scores"][1]
+        scores = [*others, mine]
+        below = sum(1 for s in others if s < mine)
+        rank = 1 + sum(1 for s in scores if s > mine)
+        percentile = round(100 * below / 2, 1)
+        signed = f"+{mine}" if mine > 0 else f"−{-mine}" if mine < 0 else "±0"
+        assert page.inner_text("[data-testid=daily-score]") == f"Your score: {signed}"
+        shown = f"{percentile:g}"
+        assert page.inner_text("[data-testid=daily-rank]") == (
+            f"Rank {rank} of 3 · better than {shown}% of the other attempts"
+        )
+        board = httpx.get(
+            f"{server.url}/api/daily/{deal['id']}/leaderboard?game={game}",
+            headers={"x-cassino-token": token},
+            timeout=10,
+        ).json()
+        assert board["you"] == {"score": mine, "rank": rank, "percentile": percentile}
+        master = board["master"]
+        assert page.inner_text("[data-testid=daily-master]").startswith(
+            f"Master from your seat: {'+' if master > 0 else '−' if master < 0 else '±'}{abs(master)}"
+        )
+        bars = page.locator("[data-testid=daily-result] .daily-bar:not(.none)")
+        assert sorted(int(bars.nth(i).get_attribute("data-score") or "") for i in range(bars.count())) == sorted(
+            set(scores)
+        )
+        assert page.locator("[data-testid=daily-result] .daily-bar.mine").get_attribute("data-score") == str(mine)
+        banner = page.inner_text("#turn-banner")
+        assert (
+            banner == f"Daily deal: {signed}" and page.inner_text("#over-title") == f"Daily deal over: score {signed}"
+        )
+        assert page.is_hidden("#replay-button")  # sealed until the day is over
+        assert inside(result.bounding_box(), 390, 844)  # where the table was, on the first screen
+        assert axe_violations(page) == []
+        p.shot("web-daily-result-phone.png")
+        page.click("[data-testid=daily-result-board]")
+        page.locator("[data-testid=daily-board-mine]").wait_for()
+        assert page.is_visible("[data-testid=daily-board-sealed]") and page.is_hidden("[data-testid=daily-best-replay]")
+        page.goto(server.url + "/")
+        played_line = page.locator(f"[data-testid=daily-deal][data-deal='{deal['id']}'] [data-testid=daily-played]")
+        played_line.wait_for()
+        assert played_line.inner_text() == f"Played: score {signed}, rank {rank} of 3"
+        assert page.locator(f"[data-deal='{deal['id']}'] [data-testid=daily-play]").count() == 0
+    finally:
+        server.stop()
+
+    # the next day, at the same address: the day is over
+    ahead = Server(database, port=port, extra=("--no-rate-limits", "--clock-offset", "86400"))
+    try:
+        page.goto(f"{ahead.url}/daily/{deal['id']}")
+        verified = page.locator("[data-testid=daily-verified][data-result=verified]")
+        verified.wait_for(timeout=30_000)
+        assert verified.inner_text().startswith("✓ Verified here")
+        seed = page.inner_text("#daily-board-seed")
+        assert (
+            hashlib.sha256(seed.encode()).hexdigest()
+            == page.inner_text("#daily-board-commitment")
+            == deal["commitment"]
+        )
+        assert page.locator("[data-testid=daily-board-mine] td").last.inner_text() == signed
+        best = httpx.get(f"{ahead.url}/api/daily/{deal['id']}/leaderboard", timeout=10).json()["best"]
+        assert best["score"] == max(scores)
+        link = page.locator("[data-testid=daily-best-replay]")
+        assert (
+            link.inner_text()
+            == f"Replay the best score: {'+' if best['score'] > 0 else '−' if best['score'] < 0 else '±'}{abs(best['score'])} by guest"
+        )
+        assert axe_violations(page) == []
+        p.shot("web-daily-reveal-phone.png", full_page=True)
+        link.click()
+        page.wait_for_selector("[data-testid=replay]:visible", timeout=30_000)
+        assert page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')") == best["game"]
+        page.click("[data-testid=replay-last]")
+        page.wait_for_function("document.querySelector('[data-testid=replay-position]').textContent.includes('48')")
+        p.shot("web-daily-best-replay-phone.png")
+        # the guest's own table now checks its hand too: the deck from the deal's id, its commitment as seen before play
+        page.goto(f"{ahead.url}/#game={game}&token={token}")
+        page.wait_for_function("document.querySelector('[data-testid=seat-0] .seat-name')?.textContent === 'You'")
+        verified_hand = "#fair .fair-hand[data-hand='1'][data-result=verified]"
+        page.locator(verified_hand).wait_for(state="attached", timeout=30_000)
+        assert page.is_visible("#replay-button")  # the record is public now
+        assert not p.errors, p.errors
+        desk = Page(browser, 1280, 800, lang="de", motion=False)
+        desk.page.goto(f"{ahead.url}/daily/{deal['id']}")
+        desk.page.locator("[data-testid=daily-verified][data-result=verified]").wait_for(timeout=30_000)
+        left = english_left(visible_texts(desk.page), "de", exempt=set())
+        assert not left, left
+        desk.shot("web-daily-reveal-desktop-de.png", full_page=True)
+        desk.page.goto(f"{ahead.url}/")  # the next day's deals, in the lobby
+        desk.page.locator("[data-testid=daily-play]").first.wait_for()
+        left = english_left(visible_texts(desk.page), "de", exempt=set())
+        assert not left, left
+        desk.shot("web-daily-lobby-desktop-de.png")
+        assert not desk.errors, desk.errors
+        desk.close()
+    finally:
+        ahead.stop()
+        p.close()

@@ -27,13 +27,20 @@ pytest.importorskip("argon2")
 
 import httpx
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from account_support import ORIGIN, PASSWORD, QUICK, each_database
 from cassino.club import daily as rules
 from cassino.club.accounts import Passwords
+from cassino.players import make_player
+from cassino.players.base import choose_code
+from cassino.rules import make_rules
+from cassino.state import State
+from cassino.view import view_of
 from cassino.web import create_app
 from cassino.web.accounts import COOKIE, csrf_of
-from cassino.web.fair import deck_text, derive_deck
+from cassino.web.fair import deck_text, derive_deck, parse_deck
+from cassino.web.schema import daily_master_table
 from web_support import Server, postgres_url
 
 NOON = dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC).timestamp()
@@ -195,6 +202,90 @@ def test_the_same_deal_for_everyone_ranked_and_revealed_the_next_day(
     assert out.stdout.strip() == (
         f"daily deal {DEAL}: not verified: the deck is not the one the seed and the contributions give"
     )
+
+
+def master_from_seat_0(preset: str, players: int, seed: str, deck: str) -> int:
+    """How master scores from the person's seat, worked out here from the engine alone: the hand
+    of ``deck`` with master at every seat, each move made by a player made afresh from its seat's
+    seed and the ply (SHA-256 of "SEED/PLY"), the person's seat seeded from "DEAL_SEED/master/0"."""
+
+    def digest(text: str) -> int:
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+
+    game_rules = make_rules(preset, players=players)
+    seeds = [digest(f"{seed}/master/0") >> 1] + [digest(f"{seed}/opponent/{s}") >> 1 for s in range(1, players)]
+    state = State.new_hand(game_rules, parse_deck(deck), 0, (0,) * game_rules.sides)
+    ply = 0
+    while not state.hand_over:
+        seat = state.to_move
+        state.play(choose_code(make_player("master", digest(f"{seeds[seat]}/{ply}")), view_of(state, seat)))
+        ply += 1
+    assert state.result is not None
+    points = state.result.points
+    return points[0] - max(points[1:])
+
+
+def test_master_from_your_seat_the_guests_own_rank_and_the_profile(client: TestClient, now: list[float]) -> None:
+    """Once one's own attempt is over, the leaderboard says how master scored from that seat on the
+    same deck (worked out once, kept); a guest names its attempt by its game and token; nobody else
+    sees the number that day, everyone the next. The profile lists each daily result with its rank
+    and the streak; another's attempt's game only once its day is over."""
+    ann, guest, sam = Player(client, "ann_m"), Player(client, None), Player(client, "sam_m")
+    board_path = f"/api/daily/{DEAL}/leaderboard"
+    assert client.get("/api/daily").status_code == 200  # the day's deals are made when first asked for
+    assert ann.start().status_code == 201 and guest.start().status_code == 201
+    assert "master" not in ann.get(board_path).json()  # the attempt is not over yet
+    ann_over = ann.play_out(lambda s: s["legal"][0]["move"])
+    ann_score = ann_over["scores"][0] - ann_over["scores"][1]
+    board = ann.get(board_path).json()
+    master = board["master"]
+    assert isinstance(master, int) and board["you"] == {"score": ann_score, "rank": 1, "percentile": 100.0}
+    assert board["entries"] == [{"name": "ann_m", "score": ann_score, "rank": 1, "you": True}]
+    kept = select(daily_master_table.c.deal_id, daily_master_table.c.score)
+    with client.app.state.service.store.engine.connect() as conn:  # type: ignore[attr-defined]
+        assert [tuple(r) for r in conn.execute(kept)] == [(DEAL, master)]
+    assert ann.get(board_path).json()["master"] == master  # kept: the same number again
+    for stranger in (sam, Player(client, None)):
+        seen = stranger.get(board_path).json()
+        assert "master" not in seen and "you" not in seen and "you" not in seen["entries"][0]
+
+    # a guest: its game and token name its attempt; a wrong token is refused
+    guest_headers = {**guest.headers, "x-cassino-token": guest.token}
+    named = f"{board_path}?game={guest.game}"
+    assert "you" not in client.get(named, headers=guest_headers).json()  # still playing: no rank yet
+    guest_over = guest.play_out(lambda s: s["legal"][-1]["move"])
+    guest_score = guest_over["scores"][0] - guest_over["scores"][1]
+    mine = client.get(named, headers=guest_headers).json()
+    assert mine["you"]["score"] == guest_score and mine["master"] == master
+    assert [e.get("you", False) for e in mine["entries"]] == [e["name"] is None for e in mine["entries"]]
+    wrong = client.get(named, headers={**guest.headers, "x-cassino-token": "0" * 32})
+    assert wrong.status_code == 403
+    assert "you" not in client.get(f"{board_path}?game={ann.game}", headers=guest_headers).json()  # not its seat
+
+    # the profile: each result with its rank among the attempts, and the streak
+    ranks = {e["score"]: e["rank"] for e in mine["entries"]}
+    expected = {"deal": DEAL, "score": ann_score, "rank": ranks[ann_score], "count": 2}
+    profile = ann.get("/api/users/ann_m").json()
+    assert profile["daily"] == [{**expected, "game": ann.game}] and profile["streak"] == 1
+    [game] = profile["games"]  # the attempt among the finished games: a hand of a daily deal, sealed today
+    assert (game["game"], game["result"], game["daily"], game["sealed"]) == (ann.game, "draw", DEAL, True)
+    assert sam.get("/api/users/ann_m").json()["daily"] == [{**expected, "game": None}]  # sealed today
+    assert sam.get("/api/users/sam_m").json()["daily"] == [] and sam.get("/api/users/sam_m").json()["streak"] == 0
+
+    # the next day: anyone sees master's score, which the revealed deck and seed give
+    now[0] += 86400
+    revealed = client.get(f"/api/daily/{DEAL}/reveal").json()
+    worked_out = master_from_seat_0("classic", 2, revealed["seed"], revealed["deck"])
+    assert master == worked_out
+    assert sam.get(board_path).json()["master"] == worked_out
+    assert sam.get("/api/users/ann_m").json()["daily"] == [{**expected, "game": ann.game}]
+    assert ann.get("/api/users/ann_m").json()["games"][0]["sealed"] is False  # its record is public now
+    assert ann.get("/api/users/ann_m").json()["streak"] == 1  # played yesterday, not yet today
+    sunday = ann.get("/api/daily").json()["deals"][0]["id"]
+    assert sunday == "2026-12-06-classic-2" and ann.start(sunday).status_code == 201
+    ann.play_out(lambda s: s["legal"][0]["move"])
+    profile = ann.get("/api/users/ann_m").json()
+    assert [d["deal"] for d in profile["daily"]] == [sunday, DEAL] and profile["streak"] == 2
 
 
 def test_unknown_deals_and_a_four_player_day(client: TestClient, now: list[float]) -> None:

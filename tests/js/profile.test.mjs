@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
 import {
-  changeText, gameLine, poolAsked, poolLabel, poolParts, profileNameOf, ratingText, scoreText,
+  changeText, dailyLine, gameLine, poolAsked, poolLabel, poolParts, profileNameOf, ratingText, scoreText,
 } from "../../src/cassino/web/static/profile.js";
 import { setCatalogue } from "../../src/cassino/web/static/i18n.js";
 import { catalogue } from "./support.mjs";
@@ -86,5 +86,21 @@ describe("in words", () => {
     assert.equal(line, `Lost · 2–3 · forfeited · against Ann, Gus · with Cleo · ${english["preset.classic.name"]} · Partnerships · not rated`);
     assert.match(gameLine(played({ forfeit: 1 })), / · an opponent forfeited · /);
     assert.match(gameLine(played({ result: "draw" })), /^Drawn · /);
+  });
+});
+
+describe("the daily deals on a profile", () => {
+  test("a result in a line: the deal's date and variant, the score and the rank among its attempts", () => {
+    setCatalogue("en", english);
+    const result = { deal: "2026-12-06-classic-4p", score: -2, rank: 3, count: 14, game: null };
+    assert.equal(dailyLine(result), "December 6, 2026 · Classic · 4 players · partnerships · score −2 · rank 3 of 14");
+    setCatalogue("de", german);
+    assert.equal(dailyLine({ ...result, score: 4, rank: 1 }), "6. Dezember 2026 · Klassisch · 4 Spieler · Partnerschaften · Ergebnis +4 · Rang 1 von 14");
+  });
+
+  test("a daily attempt among the finished games is said to be one, not a draw", () => {
+    setCatalogue("en", english);
+    const attempt = played({ result: "draw", scores: [4, 7], rated: false, pool: null, opponents: [{ name: "Magnus", account: false, kind: "bot" }], daily: "2026-12-05-classic-2" });
+    assert.equal(gameLine(attempt), "Daily deal · 4–7 · against Magnus · Classic · 2 players · not rated");
   });
 });

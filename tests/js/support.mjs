@@ -59,3 +59,12 @@ for text in json.loads(${JSON.stringify(JSON.stringify(texts))}):
     except ChatError as exc:
         out.append(exc.code)
 print(json.dumps(out))`);
+
+/** A daily deal's reveal as GET /api/daily/ID/reveal gives it, for a seed of the test's: the
+ * server's own commitment and deck (cassino.web.fair), for the page's check to be held against. */
+export const dailyReveal = (id, seed) =>
+  fromServer(`import json
+from cassino.web.fair import SCHEME, deck_text, derive_deck, seed_commitment
+seed = ${JSON.stringify(seed)}
+print(json.dumps({"id": ${JSON.stringify(id)}, "scheme": SCHEME, "commitment": seed_commitment(seed), "seed": seed,
+                  "deck": deck_text(derive_deck(${JSON.stringify(id)}, 1, seed, {}))}))`);

@@ -11,6 +11,10 @@ The rules of it, with no HTTP and no SQL:
   everyone played is the one committed to, and nobody could know it before.
 - **The opponent**: every other seat is ``OPPONENT``, whose seed is fixed by the deal's seed and the
   seat (``opponent_seed``): two people who play the same moves see the same answers.
+- **Master from your seat** (``master_score``): the same hand with ``OPPONENT`` at the person's seat
+  too (its own seed, ``master_seed``), against the same opponents, each move thought as the
+  server's players think it (``players.seeded_move``): a yardstick for everyone's score, the same
+  number wherever it is worked out.
 - **The score** (``score``): the points of the person's side in that one hand minus the best of the
   other sides'.
 - **Ranks** (``ranked``): the higher score first, equal scores sharing a rank (1, 2, 2, 4);
@@ -26,6 +30,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..cards import Card
+from ..players.base import seeded_move
+from ..rules import Rules
+from ..table import BOT, Seat, Table
 from .ratings import rating_key
 
 OPPONENT: Final = "master"
@@ -112,6 +120,34 @@ def opponent_seed(seed: str, seat: int) -> int:
     """The seed of the computer player at ``seat``: fixed by the deal's secret seed, so every
     attempt meets the same player, and unknowable before the reveal like the deck."""
     return int.from_bytes(hashlib.sha256(f"{seed}/opponent/{seat}".encode()).digest()[:4], "big") >> 1
+
+
+def master_seed(seed: str) -> int:
+    """The seed of ``OPPONENT`` at the person's seat in ``master_score``: fixed by the deal's
+    secret seed, like the opponents' (and drawn apart from theirs)."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/master/{SEAT}".encode()).digest()[:4], "big") >> 1
+
+
+def master_points(rules: Rules, deck: Sequence[Card], seeds: Sequence[int]) -> tuple[int, ...]:
+    """Each side's points in the one hand of ``deck`` with ``OPPONENT`` at every seat (seat ``s``
+    seeded ``seeds[s]``), each move made as the server's computer players make theirs
+    (``seeded_move``: the seat's seed and the ply), so that the opponents answer as they answer a
+    person who plays those moves."""
+    seats = [Seat(s, BOT, OPPONENT, bot=OPPONENT, seed=seeds[s]) for s in range(rules.players)]
+    table = Table(rules, seats, decks=[list(deck)], count_between_hands=False, last_hand=1)
+    while (turn := table.bot_turn()) is not None:
+        table.play_bot(turn, seeded_move(turn.spec, turn.seed, turn.ply, turn.view))
+    result = table.game.hands[0].result
+    assert result is not None, "a hand played to its end is counted"
+    return tuple(result.points)
+
+
+def master_score(rules: Rules, deck: Sequence[Card], seed: str) -> int:
+    """How ``OPPONENT`` scored from the person's seat on the deal's deck (``score``), against the
+    opponents every attempt meets (``opponent_seed``). Deterministic: the deck and the deal's seed
+    fix it, so every process works out the same number."""
+    seeds = [master_seed(seed) if s == SEAT else opponent_seed(seed, s) for s in range(rules.players)]
+    return score(master_points(rules, deck, seeds), rules.side_of(SEAT))
 
 
 def score(points: Sequence[int], side: int) -> int:

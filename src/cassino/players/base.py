@@ -13,6 +13,7 @@ returns one of the view's legal moves will do (see ``Player``), and ``register``
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import math
 from collections.abc import Callable, Iterable, Mapping
@@ -306,6 +307,19 @@ def decide(player: Player, state: State) -> MoveCode:
             raise _not_legal(player, code, state)
         return code  # type: ignore[no-any-return]
     return choose_code(player, view_of(state, state.to_move))
+
+
+def move_seed(seed: int, ply: int) -> int:
+    """The seed of a computer player's move at ``ply``: its seat's seed and the ply, mixed, so each
+    move is reproducible from a game's record alone, whichever process or worker thinks it."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/{ply}".encode()).digest()[:4], "big")
+
+
+def seeded_move(spec: str, seed: int, ply: int, view: View) -> MoveCode:
+    """The move of the computer player ``spec`` whose seat's seed is ``seed``, at ``ply``: made
+    afresh for the move (``move_seed``), so the answer depends on the seat, the ply and the view
+    only. The server's players think so, and so does the daily deal's replay of ``master``."""
+    return choose_code(make_player(spec, move_seed(seed, ply)), view)
 
 
 def choose_code(player: Player, view: View, *, check: bool = True) -> MoveCode:

@@ -8,19 +8,26 @@ every other seat, dealt the deck of the deal's seed and id (``fair.derive_deck``
 contributions: the deck is the same for everyone, and nobody knows it before the day is over);
 its deck stays sealed until then even in the finished game (``LiveGame.sealed``). The day and the
 reveal follow the server's clock (``cassino serve --clock-offset`` moves it).
+
+How ``master`` scored from the person's seat (``club.daily.master_score``) is worked out once per
+deal, in a worker, the first time a leaderboard is asked by one whose attempt is over (or by anyone
+once the day is over), and kept (``cassino_daily_master``): a number that tells nothing of the cards
+beyond what that person saw. A guest names its attempt by its game and the seat's token.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 
-from ..club.accounts import Accounts
+from ..club.accounts import AccountRow, Accounts
 from ..club.daily import (
     OPPONENT,
     SEAT,
@@ -29,6 +36,7 @@ from ..club.daily import (
     deal_reveal_after,
     deals_of,
     distribution,
+    master_score,
     opponent_seed,
     percentile,
     ranked,
@@ -39,8 +47,8 @@ from ..club.daily import (
 from ..club.errors import AlreadyPlayedError
 from ..rules import make_rules
 from ..table import default_names
-from .accounts import COOKIE, no_store
-from .daily_store import DailyStore, DealRow
+from .accounts import COOKIE, ProfileOf, no_store
+from .daily_store import AttemptRow, DailyStore, DealRow
 from .deals import shared_deal_game
 from .errors import ServiceError
 from .fair import SCHEME, deck_text, derive_deck
@@ -53,6 +61,10 @@ log = logging.getLogger("cassino.web")
 
 GUEST = "Guest"
 """A guest's name at the table (on the leaderboard a guest has none)."""
+HISTORY: Final = 60
+"""The most daily results a profile lists."""
+INDEX = Path(__file__).parent / "static" / "index.html"
+"""The page, served at a deal's leaderboard's address too."""
 
 
 class Daily:
@@ -63,6 +75,8 @@ class Daily:
         self.store = DailyStore(service.store)
         self.accounts = accounts
         self.clock = service.clock
+        self.masters: dict[str, asyncio.Task[int]] = {}
+        """``master``'s score of each deal being worked out in this process, shared by its askers."""
         service.on_over.append(self.game_over)
 
     # ------------------------------------------------------------------ reading
@@ -99,17 +113,28 @@ class Daily:
             raise ServiceError(404, f"no daily deal {deal_id[:40]!r} here", code="no_deal")
         return spec, row
 
-    def leaderboard(self, request: Request, deal_id: str) -> dict[str, Any]:
+    async def leaderboard(self, request: Request, deal_id: str) -> dict[str, Any]:
         """The finished attempts ranked (accounts by name, guests with none), the spread of scores,
-        the asker's own rank and percentile, and once the day is over the best attempt's game."""
-        self._deal(deal_id)
+        the asker's own rank and percentile and how ``master`` scored from its seat (once its
+        attempt is over), and once the day is over the best attempt's game and ``master``'s score
+        for everyone."""
+        spec, row = self._deal(deal_id)
         attempts = self.store.finished(deal_id)
         entries = ranked((a.name, a.score or 0, a.game) for a in attempts)
         scores = [e.score for e in entries]
         over = self.clock() >= deal_reveal_after(deal_id)
+        mine = self._asker(request, deal_id)
         out: dict[str, Any] = {
             "id": deal_id,
-            "entries": [{"name": e.name, "score": e.score, "rank": e.rank} for e in entries],
+            "entries": [
+                {
+                    "name": e.name,
+                    "score": e.score,
+                    "rank": e.rank,
+                    **({"you": True} if mine and e.game == mine.game else {}),
+                }
+                for e in entries
+            ],
             "count": len(entries),
             "distribution": distribution(scores),
             "over": over,
@@ -117,12 +142,85 @@ class Daily:
         if over and entries:
             best = entries[0]
             out["best"] = {"name": best.name, "score": best.score, "game": best.game}
-        account = self.accounts.session(request.cookies.get(COOKIE))
-        mine = self.store.attempt_of(deal_id, account.id) if account is not None else None
         if mine is not None and mine.score is not None:
             rank = next(e.rank for e in entries if e.game == mine.game)
             out["you"] = {"score": mine.score, "rank": rank, "percentile": percentile(scores, mine.score)}
+        if "you" in out or over:
+            try:
+                out["master"] = await self.master(spec, row)
+            except Exception:  # a bug or a dead worker: the leaderboard is answered without it
+                log.exception("daily deal %s: master's score could not be worked out", deal_id)
         return out
+
+    def _asker(self, request: Request, deal_id: str) -> AttemptRow | None:
+        """The asker's attempt at a deal: its account's, else the one a guest names (``?game=``
+        with its seat's token, ``x-cassino-token``: 403 for a wrong token), else None."""
+        account = self.accounts.session(request.cookies.get(COOKIE))
+        mine = self.store.attempt_of(deal_id, account.id) if account is not None else None
+        game = request.query_params.get("game")
+        if mine is not None or not game or len(game) > 32:
+            return mine
+        named = self.store.attempt(game)
+        if named is None or named.deal != deal_id:
+            return None
+        token = request.headers.get("x-cassino-token") or request.query_params.get("token")
+        if self.service.seat_of(self.service.get(game), token) != SEAT:
+            return None
+        return named
+
+    async def master(self, spec: DailySpec, row: DealRow) -> int:
+        """How ``master`` scored from the person's seat on a deal: kept, else worked out in a worker
+        (once in this process however many ask meanwhile) and kept."""
+        kept = self.store.master(spec.id)
+        if kept is not None:
+            return kept
+        task = self.masters.get(spec.id)
+        if task is None:
+            task = self.masters[spec.id] = asyncio.get_running_loop().create_task(self._work_out(spec, row))
+            task.add_done_callback(lambda _done: self.masters.pop(spec.id, None))
+        return await asyncio.shield(task)
+
+    async def _work_out(self, spec: DailySpec, row: DealRow) -> int:
+        """Play the deal's hand with master at every seat in a worker (seconds of search: never on
+        the event loop) and keep the score; another process's, kept first, is the same number."""
+        rules = make_rules(spec.preset, players=spec.players, partnerships=spec.partnerships)
+        deck = derive_deck(spec.id, 1, row.seed, {})
+        worked = await self.service.thinkers.run(master_score, rules, deck, row.seed)
+        self.store.keep_master(spec.id, worked, self.clock())
+        kept = self.store.master(spec.id)
+        log.info("daily deal %s: master scored %d from the person's seat", spec.id, worked)
+        return worked if kept is None else kept
+
+    def with_history(self, profile_of: ProfileOf) -> ProfileOf:
+        """A profile that lists the account's daily results, the latest deal first, and its streak
+        besides what ``profile_of`` shows, and marks its finished games that were daily attempts
+        with their deal (a hand nobody won) and whether its record is still sealed. An attempt's
+        game id (its replay, and a watcher's view of its cards) is shown to others only once the
+        deal's day is over."""
+
+        def both(account: AccountRow, query: Mapping[str, str], viewer: AccountRow | None) -> dict[str, Any]:
+            out = profile_of(account, query, viewer)
+            now = self.clock()
+            mine = viewer is not None and viewer.id == account.id
+            out["daily"] = [
+                {
+                    "deal": r.deal,
+                    "score": r.score,
+                    "rank": r.rank,
+                    "count": r.count,
+                    "game": r.game if mine or now >= deal_reveal_after(r.deal) else None,
+                }
+                for r in self.store.history(account.id, HISTORY)
+            ]
+            attempts = {r.game: r.deal for r in self.store.results_of(account.id)}
+            out["streak"] = streak((deal[:10] for deal in attempts.values()), day_of(now))
+            for game in out.get("games", []):
+                if game.get("game") in attempts:
+                    deal = attempts[game["game"]]
+                    game.update(daily=deal, sealed=now < deal_reveal_after(deal))
+            return out
+
+        return both
 
     def reveal(self, deal_id: str) -> dict[str, Any]:
         """The seed and the deck once the day is over (403 before): its SHA-256 is the commitment
@@ -211,8 +309,13 @@ def add_daily_routes(app: FastAPI, daily: Daily, client_of: Callable[[Request], 
 
     @app.get("/api/daily/{deal_id}/leaderboard")
     async def daily_leaderboard(deal_id: str, request: Request) -> JSONResponse:
-        return no_store(200, daily.leaderboard(request, deal_id))
+        return no_store(200, await daily.leaderboard(request, deal_id))
 
     @app.get("/api/daily/{deal_id}/reveal")
     async def daily_reveal(deal_id: str) -> JSONResponse:
         return no_store(200, daily.reveal(deal_id))
+
+    @app.get("/daily/{deal_id}")
+    async def daily_page(deal_id: str) -> FileResponse:
+        """The page, at a deal's leaderboard's address (the page reads its path to show it)."""
+        return FileResponse(INDEX)

@@ -12,13 +12,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..club.daily import DailySpec
 from ..club.errors import AlreadyPlayedError
 from .fair import new_seed, seed_commitment
-from .schema import NewGame, accounts_table, daily_attempts_table, daily_deals_table, seat_holders_table
+from .schema import (
+    NewGame,
+    accounts_table,
+    daily_attempts_table,
+    daily_deals_table,
+    daily_master_table,
+    seat_holders_table,
+)
 from .store import Store
 
 _deals = daily_deals_table.c
@@ -34,6 +41,18 @@ class DealRow:
     date: str
     seed: str
     commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished attempt as a profile lists it: its deal, game and score, its rank among the
+    deal's finished attempts (equal scores share one) and how many there are."""
+
+    deal: str
+    game: str
+    score: int
+    rank: int
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +121,11 @@ class DailyStore:
         rows = self._attempts(and_(_attempts.deal_id == deal_id, _attempts.account_id == account_id))
         return rows[0] if rows else None
 
+    def attempt(self, game_id: str) -> AttemptRow | None:
+        """The attempt a game is, or None for any other game."""
+        rows = self._attempts(_attempts.game_id == game_id)
+        return rows[0] if rows else None
+
     def deal_of_game(self, game_id: str) -> str | None:
         """The daily deal a game is an attempt at, or None for any other game."""
         with self.engine.connect() as conn:
@@ -126,6 +150,37 @@ class DailyStore:
         """An account's finished attempts, the latest deal first."""
         rows = self._attempts(and_(_attempts.account_id == account_id, _attempts.score.is_not(None)))
         return sorted(rows, key=lambda r: r.deal, reverse=True)
+
+    def history(self, account_id: str, limit: int) -> list[Result]:
+        """An account's finished attempts, the latest deal first (at most ``limit``), each with its
+        rank and the number of finished attempts at its deal, in one query."""
+        other = daily_attempts_table.alias("other")
+        same_deal = and_(other.c.deal_id == _attempts.deal_id, other.c.score.is_not(None))
+        better = select(func.count()).where(same_deal, other.c.score > _attempts.score).scalar_subquery()
+        count = select(func.count()).where(same_deal).scalar_subquery()
+        query = (
+            select(_attempts.deal_id, _attempts.game_id, _attempts.score, better.label("better"), count.label("n"))
+            .where(_attempts.account_id == account_id, _attempts.score.is_not(None))
+            .order_by(_attempts.deal_id.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [Result(r.deal_id, r.game_id, r.score, r.better + 1, r.n) for r in conn.execute(query)]
+
+    def master(self, deal_id: str) -> int | None:
+        """How ``master`` scored from the person's seat on a deal, once worked out."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(daily_master_table.c.score).where(daily_master_table.c.deal_id == deal_id))
+            return found.scalar_one_or_none()
+
+    def keep_master(self, deal_id: str, score: int, now: float) -> None:
+        """Keep ``master``'s score on a deal; another process that kept it first wins (the same
+        number: it is deterministic)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(daily_master_table), {"deal_id": deal_id, "score": score, "computed": now})
+        except IntegrityError:
+            pass
 
     def _attempts(self, condition: object) -> list[AttemptRow]:
         query = (

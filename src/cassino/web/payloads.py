@@ -156,6 +156,12 @@ def _forfeit(live: LiveGame) -> dict[str, Any] | None:
     return {"seat": done.seat, "reason": done.reason, "claimed": forfeit_json(done.reason)}
 
 
+def _daily(live: LiveGame) -> dict[str, Any] | None:
+    """The daily deal a game is an attempt at, and whether its deck and record are still sealed
+    (the page offers its replay only once they are not), or None for any other game."""
+    return None if live.daily is None else {"deal": live.daily, "sealed": live.sealed}
+
+
 def public_payload(live: LiveGame) -> dict[str, Any]:
     """What everyone may see, a spectator's payload: no hand, no legal moves. During the count
     between hands (``phase``) the table is already the next hand's, but nothing may be played."""
@@ -175,6 +181,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "waiting_for": live.waiting_for,
         "next_deadline": live.deadline,
         "winner": live.game.winner,
+        "daily": _daily(live),
         "forfeit": _forfeit(live),
         "presence": presence(live),
         "rated": live.rated,

@@ -292,6 +292,16 @@ daily_attempts_table = Table(
 """Each attempt at a daily deal: its game (one hand, the person at ``club.daily.SEAT``), the
 account that played it (null: a guest, whose attempt its browser keeps) and, once the hand is
 over, its score. The unique constraint is the one attempt per account (guests' nulls differ)."""
+daily_master_table = Table(
+    "cassino_daily_master",
+    metadata,
+    Column("deal_id", String(32), ForeignKey("cassino_daily_deals.id"), primary_key=True),
+    Column("score", Integer, nullable=False),
+    Column("computed", Float, nullable=False),
+)
+"""How ``master`` scored from the person's seat on each deal (``club.daily.master_score``),
+worked out once, the first time a finished attempt's leaderboard asks: a table of its own, so a
+database made before it gets it by ``create_all``."""
 
 # ---------------------------------------------------------------------- tournaments (web/tournaments.py): new tables
 tournaments_table = Table(

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import hashlib
 import logging
 import multiprocessing
 import os
@@ -28,8 +27,8 @@ from typing import Any, TypeVar
 
 from ..learn import Assessment, Coach, Message
 from ..moves import MoveCode
-from ..players import make_player
-from ..players.base import choose_code
+from ..players.base import move_seed as move_seed
+from ..players.base import seeded_move
 from ..view import View
 
 log = logging.getLogger("cassino.web")
@@ -41,15 +40,9 @@ DEFAULT_WORKERS = max(1, min(4, (os.cpu_count() or 2) - 1))
 MAX_WORKERS = 64
 
 
-def move_seed(seed: int, ply: int) -> int:
-    """The seed of a computer player's move at ``ply``: its seat's seed and the ply, mixed, so each
-    move is reproducible from the stored game alone."""
-    return int.from_bytes(hashlib.sha256(f"{seed}/{ply}".encode()).digest()[:4], "big")
-
-
 def think(spec: str, seed: int, ply: int, view: View) -> MoveCode:
-    """A computer player's move for ``view`` (runs in a worker)."""
-    return choose_code(make_player(spec, move_seed(seed, ply)), view)
+    """A computer player's move for ``view`` (runs in a worker): ``players.seeded_move``."""
+    return seeded_move(spec, seed, ply, view)
 
 
 _COACHES: OrderedDict[int, Coach] = OrderedDict()

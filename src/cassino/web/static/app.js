@@ -19,6 +19,7 @@ import { startChat, renderChat } from "./chat.js";
 import { countToShow, showCount, countKey } from "./count.js";
 import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
 import { profileNameOf, showProfile, renderProfile, showLeaderboard, renderLeaderboard, startProfiles } from "./profile.js";
+import { dailyDealOf, showDailyBoard, renderDailyBoard, loadDaily, renderDaily, renderDailyResult, wireDaily } from "./daily.js";
 import { wakeAudio } from "./sounds.js";
 import { wireLeave } from "./leave.js";
 import {
@@ -27,23 +28,27 @@ import {
 } from "./learning.js";
 
 /** Open what the address names: an invitation or a table (its hash, wherever the path), else a
- * player's profile (/@/NAME), the leaderboards (/leaderboard) or the lobby. A table's link with
+ * player's profile (/@/NAME), the leaderboards (/leaderboard), a daily deal's (/daily/ID) or the
+ * lobby. A table's link with
  * `replay` opens the finished game's replay at once (a profile's games link so). `moved`: the
  * hash change that called it, if one did. */
 function route(moved = null) {
   const params = new URLSearchParams(location.hash.slice(1));
   const id = params.get("game");
   const player = profileNameOf(location.pathname);
+  const deal = dailyDealOf(location.pathname);
   closeSocket();
   // the lobby's socket is the lobby's: leaving it (for a table, a profile, the leaderboards) cancels a Play now wait
-  if (id || player || location.pathname === "/leaderboard") stopSeeks();
+  if (id || player || deal || location.pathname === "/leaderboard") stopSeeks();
   if (id && params.get("invite")) claim(id, params.get("invite"));
   else if (id) openGame(id, params.get("token"), { replay: params.has("replay") });
   else if (player) showProfile(player);
   else if (location.pathname === "/leaderboard") showLeaderboard();
+  else if (deal) showDailyBoard(deal);
   else {
     showLobby();
     startSeeks();
+    loadDaily();
     if (moved) refreshRatings(); // back in the lobby (a hash change): a rated game may have ended since
   }
 }
@@ -51,10 +56,11 @@ function route(moved = null) {
 /** Another language was chosen: draw everything on screen again in it. */
 function rerender() {
   translateStatic();
-  if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); }
+  if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); renderDaily(); }
   renderAccount();
   if (!$("profile-view").hidden) renderProfile();
   if (!$("leaderboard-view").hidden) renderLeaderboard();
+  if (!$("daily-view").hidden) renderDailyBoard();
   renderSeekForm();
   renderSeeks();
   if (!$("table-view").hidden && state.current) {
@@ -68,6 +74,7 @@ function rerender() {
     sayAgain();
     if (state.coachNote) $("coach-text").textContent = noteText(state.coachNote);
     if (state.reviewShown) renderReview();
+    renderDailyResult();
     renderChat();
     const conn = $("conn").dataset.state;
     $("conn").textContent = t(`conn.${conn === "live" ? "live" : conn === "connecting" ? "connecting" : "reconnecting"}`);
@@ -134,6 +141,7 @@ async function start() {
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("replay-button").addEventListener("click", startReplay);
   $("review-button").addEventListener("click", openReview);
+  $("daily-result-review").addEventListener("click", openReview);
   $("learn-to-play").addEventListener("click", learnToPlay);
   $("lobby-lessons").addEventListener("click", openLessons);
   $("lessons-button").addEventListener("click", openLessons);
@@ -153,6 +161,7 @@ async function start() {
   startProfiles();
   window.addEventListener("hashchange", route);
   wireSeeks(); // before the account is known: the panel follows who signs in
+  wireDaily();
   wireLeave();
   await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();

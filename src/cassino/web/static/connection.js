@@ -72,7 +72,7 @@ function onMessage(msg) {
     chatOnState();
     if (game.replay) { // a profile's link: the finished game opens in its replay
       game.replay = false;
-      if (msg.status === "over" && !state.replay) startReplay();
+      if (msg.status === "over" && !state.replay && !msg.daily?.sealed) startReplay();
     }
   } else if (msg.type === "error") {
     if (msg.status === 404 && !state.current) { showProblem("no_game", game.id); return; }

@@ -27,7 +27,8 @@ function checkHand(number, published) {
     const hand = await r.json();
     if (!r.ok) throw new Error(hand.error || String(r.status));
     const seen = kept?.commitment || published;
-    return { hand, mine, seen, ...(await window.cassinoDeal.verifyHand(id, hand, seen, mine)) };
+    const from = state.current?.daily?.deal || id; // a daily deal's deck is derived from the deal's id
+    return { hand, mine, seen, ...(await window.cassinoDeal.verifyHand(from, hand, seen, mine)) };
   })().then((res) => Object.assign(pending, res, { done: true }), (e) => Object.assign(pending, { done: true, error: e.message }))
     .then(() => { if (state.game && state.game.id === id && state.shown) renderFair(); });
   return pending;
@@ -103,7 +104,7 @@ export function renderFair() {
     const item = el("li", { class: "fair-hand", "data-hand": String(d.hand) }, head);
     items.push(item);
     if (!d.revealed) {
-      head.append(el("span", { class: "about" }, t("fair.in_play")));
+      head.append(el("span", { class: "about" }, t(shown.daily?.sealed && shown.status === "over" ? "daily.sealed_hand" : "fair.in_play")));
       item.append(el("p", { class: "about fair-what" }, t("fair.committed"), " ", shortHex(d.commitment)));
       continue;
     }

@@ -1,5 +1,6 @@
 // Ratings and profiles: a player's page at /@/NAME (the name, when they joined, a rating per pool
-// with its games, wins and points a hand, and their finished games, each opening its replay), the
+// with its games, wins and points a hand, their daily deals with their streak, and their finished
+// games, each opening its replay), the
 // leaderboards at /leaderboard (?pool=classic-2), and the signed-in player's ratings in the lobby.
 // A rating still provisional (fewer than 10 rated games) is shown with "?", as in "1500?".
 
@@ -7,6 +8,7 @@ import { $, el } from "./dom.js";
 import { t, tn, language } from "./i18n.js";
 import { presetName } from "./options.js";
 import { show } from "./views.js";
+import { dateText as dayText, dealParts, dealTitle, signed, streakText } from "./daily.js";
 
 // ------------------------------------------------------------------ words (no page needed)
 /** A rating as people read it: rounded, with "?" while provisional. */
@@ -48,11 +50,11 @@ export function scoreText(game) {
   return [game.scores[game.side], ...others].join("–");
 }
 
-/** What a finished game was for the player, in a line: the result, the score, the others, the
- * variant, and what it did to their rating. */
+/** What a finished game was for the player, in a line: the result (a daily deal's attempt, a hand
+ * with no winner, says so), the score, the others, the variant, and what it did to their rating. */
 export function gameLine(game) {
   const names = (people) => people.map((p) => p.name).join(", ");
-  const parts = [t(`profile.result.${game.result}`)];
+  const parts = [game.daily ? t("daily.profile_game") : t(`profile.result.${game.result}`)];
   const score = scoreText(game);
   if (score) parts.push(score);
   if (game.forfeit !== null && game.forfeit !== undefined) parts.push(t(game.forfeit === game.seat ? "profile.forfeit_mine" : "profile.forfeit_theirs"));
@@ -98,6 +100,13 @@ async function loadGames() {
   renderProfile();
 }
 
+/** A daily result in a line: the deal's date and variant, the score and the rank among its attempts. */
+export function dailyLine(result) {
+  const parts = dealParts(result.deal);
+  const what = parts ? [dayText(parts.date), dealTitle(parts)] : [result.deal];
+  return [...what, t("daily.score", { score: signed(result.score) }), t("daily.rank_in_line", { rank: result.rank, count: result.count })].join(" · ");
+}
+
 /** The profile as loaded, in the language now chosen. */
 export function renderProfile() {
   if (!profile) return;
@@ -117,11 +126,18 @@ export function renderProfile() {
     el("td", {}, String(r.games)),
     el("td", {}, String(r.wins)),
     el("td", {}, new Intl.NumberFormat(language(), { maximumFractionDigits: 2 }).format(r.points_per_hand)))));
+  const daily = data.daily || [];
+  $("profile-streak").textContent = streakText(data.streak || 0);
+  $("profile-daily").replaceChildren(...daily.map((d) => el("li", { "data-deal": d.deal },
+    el("span", { class: "game-line" }, dailyLine(d)), el("span", { class: "about" }, " · "),
+    el("a", { href: `/daily/${encodeURIComponent(d.deal)}`, "data-testid": "profile-daily-board" }, t("daily.board")))));
+  $("profile-no-daily").hidden = daily.length > 0;
   const list = $("profile-games");
   list.replaceChildren(...profile.games.map((g) => el("li", { "data-game": g.game },
     el("span", { class: "game-line" }, gameLine(g)),
-    el("span", { class: "about" }, ` · ${whenText(g.finished)} · `),
-    el("a", { href: `/#game=${encodeURIComponent(g.game)}&replay=1`, "data-testid": "profile-replay" }, t("profile.replay")))));
+    el("span", { class: "about" }, ` · ${whenText(g.finished)}`),
+    g.sealed ? null : el("span", { class: "about" }, " · "), // a daily attempt's replay waits for the end of its day
+    g.sealed ? null : el("a", { href: `/#game=${encodeURIComponent(g.game)}&replay=1`, "data-testid": "profile-replay" }, t("profile.replay")))));
   $("profile-no-games").hidden = profile.games.length > 0;
   $("profile-more").hidden = !profile.more;
 }

@@ -10,6 +10,7 @@ import { you, viewer, sideOf, seatName, sideName } from "./seats.js";
 import { renderFair } from "./fairness.js";
 import { learnSettings } from "./storage.js";
 import { unseenView } from "./tracker.js";
+import { overText } from "./daily.js";
 
 export function renderSide() {
   const st = state.shown;
@@ -24,9 +25,11 @@ export function renderSide() {
   list.scrollTop = list.scrollHeight;
   $("over").hidden = st.status !== "over";
   $("review-button").hidden = st.status !== "over" || you() === null;
+  // a daily deal's record is sealed until its day is over: no replay before then
+  $("replay-button").hidden = Boolean(st.daily?.sealed);
   if (st.status === "over") {
     const scoresText = st.scores.join(" : ");
-    $("over-title").textContent = t("over.title", { name: sideName(st.winner), scores: scoresText });
+    $("over-title").textContent = overText(st, viewer()) || t("over.title", { name: sideName(st.winner), scores: scoresText });
   }
   const forfeit = $("over-forfeit");
   forfeit.hidden = !st.forfeit;

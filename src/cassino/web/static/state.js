@@ -23,6 +23,8 @@ export const state = {
   record: null, // { game, frames }: the last game over's positions, fetched once
   reviewNotes: null, // { game, costly }: the review's costly moves, noted again in the replay
 
+  dailyResult: null, // { game, board, done }: a daily attempt's leaderboard, asked once when its hand is over
+
   lessonShown: null, // the lesson note on the table now
   askedLessons: null, // the version lessons were last asked for
   coachFor: null, // the ply of this seat's move whose note is to be asked for

@@ -1,6 +1,6 @@
 // What this browser keeps (localStorage, read when asked, never at import): the seats it holds,
-// the deals it saw committed and contributed to, the invitations of the games it made, and which
-// games teach.
+// the deals it saw committed and contributed to, the invitations of the games it made, which
+// games teach, and its attempts at the daily deals.
 
 /** A stored JSON value, or the fallback when it is missing or unreadable. */
 function read(key, fallback) {
@@ -51,6 +51,24 @@ export function forgetOldDeals(now = Date.now()) {
     try { at = JSON.parse(localStorage.getItem(key)).at || 0; } catch { /* unreadable: forget it */ }
     if (at < before) localStorage.removeItem(key);
   }
+}
+
+// ------------------------------------------------------------------ the daily deal
+// This browser's attempts, by deal id: { game, token, commitment, at }. A guest's attempt is known
+// only here (its game's seat token names it to the leaderboard); an account's is kept here too, so
+// that an unfinished one can be taken up again. Forgotten after DEAL_KEPT_FOR, like the deals.
+const DAILY = "cassino.daily";
+
+/** The attempts this browser made, by deal id (those last touched long ago forgotten). */
+export function dailyAttempts(now = Date.now()) {
+  const all = read(DAILY, {});
+  if (!all || typeof all !== "object" || Array.isArray(all)) return {};
+  return Object.fromEntries(Object.entries(all).filter(([, a]) => a && typeof a.game === "string" && a.at >= now - DEAL_KEPT_FOR));
+}
+
+/** Keep an attempt at a deal (its game, seat token and the commitment seen before it was played). */
+export function keepDailyAttempt(deal, entry, now = Date.now()) {
+  localStorage.setItem(DAILY, JSON.stringify({ ...dailyAttempts(now), [deal]: { ...entry, at: now } }));
 }
 
 // ------------------------------------------------------------------ teaching
