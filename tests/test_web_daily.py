@@ -322,3 +322,35 @@ def test_the_day_and_the_seeds_are_the_same_in_two_processes() -> None:
     finally:
         today.stop()
         ahead.stop()
+
+
+def test_a_guests_attempt_becomes_the_account_it_signs_up(client: TestClient) -> None:
+    """A guest plays, then signs up bringing the seat its browser holds: the attempt is the new
+    account's one attempt at the deal (a second is 409) and is listed under its name; an account
+    that had played the deal itself keeps its own, and the guest's stays a guest's."""
+    client.get("/api/daily")  # the day's deals are made when first asked for
+    guest = Player(client, None)
+    assert guest.start().status_code == 201
+    r = client.post(
+        "/api/accounts",
+        json={"name": "was_guest", "password": PASSWORD, "seats": [{"game": guest.game, "token": guest.token}]},
+    )
+    assert r.status_code == 201 and r.json()["claimed"] == [{"game": guest.game, "seat": rules.SEAT}]
+    session = r.cookies[COOKIE]
+    client.cookies.clear()
+    headers = {"origin": ORIGIN, "x-csrf-token": csrf_of(session), "cookie": f"{COOKIE}={session}"}
+    played = client.get("/api/daily", headers=headers).json()["deals"][0]["played"]
+    assert played == {"game": guest.game, "score": None}
+    again = client.post(f"/api/daily/{DEAL}/play", headers=headers)
+    assert again.status_code == 409 and again.json()["code"] == "played"
+
+    other = Player(client, None)
+    assert other.start().status_code == 201
+    r = client.post(
+        "/api/session",
+        json={"name": "was_guest", "password": PASSWORD, "seats": [{"game": other.game, "token": other.token}]},
+    )
+    assert r.status_code == 200
+    played = client.get("/api/daily", headers=headers).json()["deals"][0]["played"]
+    assert played["game"] == guest.game  # its own attempt stays the one that counts
+    client.cookies.clear()

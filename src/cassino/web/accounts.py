@@ -204,7 +204,7 @@ def _no_games(_account: AccountRow, _query: Mapping[str, str], _viewer: AccountR
     return {"ratings": {}, "games": []}
 
 
-def signed_in(accounts: Accounts, request: Request) -> tuple[AccountRow, str]:
+def require_signed_in(accounts: Accounts, request: Request) -> tuple[AccountRow, str]:
     """The signed-in account of a request and its session's secret (seat tokens derive from it);
     401 without one."""
     token = request.cookies.get(COOKIE)
@@ -232,17 +232,21 @@ def add_account_routes(
     address_of: Callable[[Request], str],
     ratings_of: RatingsOf = _no_ratings,
     profile_of: ProfileOf = _no_games,
+    on_claimed: Callable[[AccountRow, list[tuple[str, int]]], object] | None = None,
 ) -> None:
     """The accounts' routes on the app. ``client_of`` keys the rate of sign-ups, sign-ins and
     password changes (empty: not limited, ``--no-rate-limits``); ``address_of`` is the address
     wrong passwords count against, always (a guard, not a limit on load). ``ratings_of`` and
-    ``profile_of`` fill in an account's ratings and games (none without them)."""
+    ``profile_of`` fill in an account's ratings and games (none without them); ``on_claimed`` hears
+    of the seats a sign-up or sign-in brought (a guest's daily attempt becomes the account's)."""
     limit = RateLimit(ACCOUNT_RATE, "sign-ups, sign-ins and password changes", accounts.clock)
 
     def signed_in(request: Request, session: Session, status: int) -> JSONResponse:
         """The answer to a sign-up or sign-in: who, the CSRF token, the seats brought, the cookie.
         A session the browser had before ends."""
         accounts.sign_out(request.cookies.get(COOKIE))
+        if on_claimed is not None and session.claimed:
+            on_claimed(session.account, list(session.claimed))
         body = {
             **_me(session.account, session.token, ratings_of(session.account)),
             "claimed": [{"game": game, "seat": seat} for game, seat in session.claimed],

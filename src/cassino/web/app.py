@@ -341,7 +341,15 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(CrossSiteGuard, origins=origins)  # inside Guard: its refusals get the headers too
     app.add_middleware(Guard)
-    add_account_routes(app, accounts, client_of, address_of, ratings.ratings_of, daily.with_history(ratings.profile_of))
+    add_account_routes(
+        app,
+        accounts,
+        client_of,
+        address_of,
+        ratings.ratings_of,
+        daily.with_history(ratings.profile_of),
+        on_claimed=daily.claimed,
+    )
     add_rating_routes(app, ratings, STATIC / "index.html")
     app.state.lobby = lobby
     add_seek_routes(app, lobby, client_of, lambda websocket: _same_origin(websocket, origins))

@@ -287,6 +287,14 @@ class Daily:
             "over": live.over,
         }
 
+    def claimed(self, account: AccountRow, seats: list[tuple[str, int]]) -> None:
+        """Seats a sign-up or sign-in brought: a guest's daily attempt among them becomes the
+        account's (so it counts as its one attempt, with its name on the leaderboard)."""
+        try:
+            self.store.adopt(account.id, [game for game, _ in seats])
+        except Exception:
+            log.exception("the daily attempts of account %s could not be adopted", account.id)
+
     def game_over(self, live: LiveGame) -> None:
         """An attempt's hand is over: its score, recorded once (whichever process sees it first)."""
         if live.daily is None or not live.game.hands or live.game.hands[0].result is None:

@@ -116,6 +116,23 @@ class DailyStore:
         except IntegrityError:
             raise AlreadyPlayedError(deal_id) from None
 
+    def adopt(self, account_id: str, game_ids: list[str]) -> int:
+        """A guest's attempts at these games become the account's, each unless the account has an
+        attempt at that deal already (one attempt a deal); how many did."""
+        adopted = 0
+        for game_id in game_ids:
+            try:
+                with self.engine.begin() as conn:
+                    done = conn.execute(
+                        update(daily_attempts_table)
+                        .where(_attempts.game_id == game_id, _attempts.account_id.is_(None))
+                        .values(account_id=account_id)
+                    )
+                    adopted += int(done.rowcount or 0)
+            except IntegrityError:
+                pass  # the account played that deal itself: this attempt stays a guest's
+        return adopted
+
     def attempt_of(self, deal_id: str, account_id: str) -> AttemptRow | None:
         """The account's attempt at a deal, if it made one."""
         rows = self._attempts(and_(_attempts.deal_id == deal_id, _attempts.account_id == account_id))

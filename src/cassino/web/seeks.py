@@ -50,7 +50,7 @@ from ..club.seeks import (
     seek_of_request,
 )
 from ..rules import make_rules
-from .accounts import COOKIE, answer_account_refusals, json_body, no_store, signed_in
+from .accounts import COOKIE, answer_account_refusals, json_body, no_store, require_signed_in
 from .errors import ServiceError
 from .fair import deck_text, derive_deck, new_seed, seed_commitment
 from .limits import SEEK_RATE, Rate, RateLimit, brief, parse_json
@@ -224,7 +224,7 @@ class Lobby:
     # ------------------------------------------------------------------ who asks
     def _signed_in(self, request: Request) -> tuple[AccountRow, str]:
         """The signed-in account and its session's secret; 401 without one."""
-        return signed_in(self.accounts, request)
+        return require_signed_in(self.accounts, request)
 
     def _joiner(self, account: AccountRow, session: str, key: str, pool: str) -> Joiner:
         """An account taking a seat with this browser: the hash of the token its session derives

@@ -46,7 +46,7 @@ from ..club.seeks import seat_token
 from ..club.standings import Result, Table, standings
 from ..players import level_names
 from ..rules import make_rules
-from .accounts import COOKIE, json_body, no_store, signed_in
+from .accounts import COOKIE, json_body, no_store, require_signed_in
 from .deals import shared_deal_game
 from .errors import ServiceError
 from .fair import new_seed, seed_commitment
@@ -182,7 +182,7 @@ class Tournaments:
     # ------------------------------------------------------------------ requests
     def _signed_in(self, request: Request) -> tuple[AccountRow, str]:
         """The signed-in account and its session's secret; 401 without one."""
-        return signed_in(self.accounts, request)
+        return require_signed_in(self.accounts, request)
 
     def create(self, request: Request, body: dict[str, Any]) -> dict[str, Any]:
         """A new tournament, open for entries, its organiser the asker."""
