@@ -10,6 +10,7 @@ import { you, viewer, sideOf, seatName, sideName } from "./seats.js";
 import { renderFair } from "./fairness.js";
 import { learnSettings } from "./storage.js";
 import { unseenView } from "./tracker.js";
+import { overTitle, renderOverLinks } from "./result.js";
 
 export function renderSide() {
   const st = state.shown;
@@ -25,8 +26,8 @@ export function renderSide() {
   $("over").hidden = st.status !== "over";
   $("review-button").hidden = st.status !== "over" || you() === null;
   if (st.status === "over") {
-    const scoresText = st.scores.join(" : ");
-    $("over-title").textContent = t("over.title", { name: sideName(st.winner), scores: scoresText });
+    $("over-title").textContent = overTitle(st, sideName, you() === null ? null : sideOf(you()));
+    renderOverLinks(st);
   }
   const forfeit = $("over-forfeit");
   forfeit.hidden = !st.forfeit;

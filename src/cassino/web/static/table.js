@@ -16,6 +16,7 @@ import { trackerView } from "./tracker.js";
 import { learning, renderLesson, closeCoach } from "./learning.js";
 import { showFrame } from "./replay.js";
 import { renderLeave, seatClock } from "./leave.js";
+import { overStatus } from "./result.js";
 
 /** A new state arrived: draw it (moving the cards from where they were), and its count if a hand ended. */
 export function update(before) {
@@ -39,7 +40,7 @@ export function render() {
   $("table-view").dataset.phase = st.phase || (over ? "over" : "play");
   const status = $("turn-banner");
   let mode = "waiting";
-  if (over) { status.textContent = t("status.over", { name: sideName(st.winner) }); mode = "over"; }
+  if (over) { status.textContent = overStatus(st, sideName); mode = "over"; }
   else if (st.abandoned) { status.textContent = t("status.abandoned"); mode = "abandoned"; }
   else if (st.phase === "count") { status.textContent = t("status.count", { n: st.hand_number - 1 }); mode = "count"; }
   else if (st.to_move === you()) { status.textContent = t("status.your_turn"); mode = "your-move"; }
@@ -207,6 +208,7 @@ export function renderPlay() {
   $("me").classList.toggle("my-turn", myTurn);
   $("hint-button").hidden = !myTurn || current.help === false; // a contest between people: no engine help
   $("help-off").hidden = spectator || current.help !== false;
+  $("help-off").textContent = t(current.tournament ? "tournaments.help_off" : "play.help_off");
   $("clear-button").hidden = !myTurn || !selection.card;
   $("undo").hidden = !current.can_undo;
   hand.setAttribute("aria-label", spectator ? t("hand.watching") : t("hand.label"));
