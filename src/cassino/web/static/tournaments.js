@@ -200,7 +200,8 @@ export function renderTournamentsPanel() {
   const list = $("tournament-list");
   const items = (listed || []).map((tour) => el("li", { class: "tournament-item", "data-tournament": tour.id, "data-status": tour.status },
     el("a", { href: `/tournament/${encodeURIComponent(tour.id)}`, "data-testid": "tournament-link" }, settingsText(tour)),
-    el("span", { class: "about" }, ` · ${tn("tournaments.n_entrants", tour.entrants)} · ${statusText(tour)}`)));
+    el("span", { class: "about" }, ` · ${tn("tournaments.n_entrants", tour.entrants)} · ${statusText(tour)}`),
+    el("span", { class: "about tournament-when" }, ` · ${new Date(tour.created * 1000).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" })}`)));
   if (listed && !items.length) items.push(el("li", { class: "about" }, t("tournaments.none")));
   list.replaceChildren(...items);
   const account = signedIn();
@@ -308,13 +309,15 @@ async function load() {
   renderTournament();
 }
 
-/** Ask again now, then every POLL_MS while the page is shown, the tab visible and the tournament not over. */
+/** Ask again now, then every POLL_MS while the page is shown, the tab visible and the tournament
+ * not over; a call while another waits for its answer takes over from it (one chain of asks). */
 async function poll() {
   clearTimeout(pollTimer);
   const asked = page;
   if (!asked) return;
+  const turn = (asked.polls = (asked.polls || 0) + 1);
   if (!document.hidden) await load();
-  if (page !== asked || asked.missing || asked.view?.status === "over") return;
+  if (page !== asked || asked.polls !== turn || asked.missing || asked.view?.status === "over") return;
   pollTimer = setTimeout(poll, POLL_MS);
 }
 
@@ -349,7 +352,9 @@ function renderActions(view) {
   start.disabled = (view.entrants || []).length < view.players;
   const notes = [];
   if (!account && view.status === "open") notes.push(t("tournaments.sign_in_to_join"));
-  if (entered) notes.push(t("tournaments.you_are_in", { name: view.you }));
+  const place = (view.standings || []).find((s) => s.name === view.you);
+  if (entered && view.status === "over" && place) notes.push(t("tournaments.your_place", { rank: place.rank, n: view.standings.length }));
+  else if (entered) notes.push(t("tournaments.you_are_in", { name: view.you }));
   if (view.status === "open") {
     if (view.organiser) notes.push((view.entrants || []).length < view.players ? tn("tournaments.start_needs", view.players) : t("tournaments.start_when"));
     else notes.push(t("tournaments.waiting_start"));
@@ -417,8 +422,11 @@ function renderRounds(view) {
       el("p", { class: "about" }, t("tournaments.committed", { n: deals.get(commitment)?.number ?? round }), " ", shortHex(commitment)),
       el("ol", { class: "tournament-tables" }, ...tables.map((p) => {
         const mine = view.you && p.seats.includes(view.you);
+        // a table over: its replay once the decks are revealed, else its last position; one in play:
+        // watch it (yours is played from the button above)
         const link = p.scores && over ? el("a", { href: `/#game=${encodeURIComponent(p.game)}&replay=1`, "data-testid": "tournament-replay" }, t("tournaments.replay"))
-          : el("a", { href: `/#game=${encodeURIComponent(p.game)}`, "data-testid": "tournament-watch" }, t(p.scores ? "tournaments.see_table" : "tournaments.watch"));
+          : p.scores || !mine ? el("a", { href: `/#game=${encodeURIComponent(p.game)}`, "data-testid": "tournament-watch" }, t(p.scores ? "tournaments.see_table" : "tournaments.watch"))
+            : null;
         return el("li", { class: "tournament-table" + (mine ? " yours" : ""), "data-table": String(p.table), "data-game": p.game, "data-done": p.scores ? "yes" : "no" },
           el("span", { class: "tournament-table-n" }, t("tournaments.table_n", { n: p.table })),
           el("span", { class: "tournament-table-sides" }, tableText(p)),
