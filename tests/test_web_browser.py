@@ -2127,3 +2127,191 @@ def test_the_daily_deal_on_a_phone_and_its_reveal_the_next_day(tmp_path: Path, b
     finally:
         ahead.stop()
         p.close()
+
+
+# ---------------------------------------------------------------------- tournaments (tournaments.js)
+def _standing(page: Any, name: str) -> dict[str, str]:
+    """A row of the tournament page's standings, by the entrant's name: its cells by column."""
+    row = page.locator(f"[data-testid=tournament-standings] tr[data-name='{name}']")
+    cells = {col: row.locator(f"[data-col={col}]").inner_text() for col in ("points", "buchholz", "board", "games")}
+    return {"rank": row.locator("td").first.inner_text(), **cells}
+
+
+def _table_points(table: dict[str, Any], name: str) -> str:
+    """The match points a finished table gives an entrant, as the English page writes them."""
+    side = table["seats"].index(name)
+    return "1" if table["winner"] == side else "0.5" if table["winner"] == -1 else "0"
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_swiss_from_the_lobby(server: Server, browser: Any, width: int, height: int) -> None:
+    """A person signs up in the lobby and creates a Swiss of 3 rounds there with three computer
+    entrants (4 entrants, 2 tables a round), joins and starts it on its page, plays their round-1
+    table through the page by clicks, and comes back to the tournament from the over panel (which
+    claims no winner of the game, only the hand's points). Someone not signed in, left on the
+    tournament's page, sees the standings take the result without a reload. Then the other two rounds: the
+    tournament is over, with the final standings and every deal's seed checked against its
+    commitment in the page. Axe-clean at each step; screenshots of the panel, the page and the
+    standings."""
+    size = "phone" if width < 600 else "desktop"
+    name = f"Swiss_{size}"
+    p = Page(browser, width, height, motion=False)
+    page = p.page
+    sign_up_in_the_lobby(p, server, name)
+    page.click("[data-testid=tournament-new]")
+    assert page.locator("[data-testid=tournament-rounds]").input_value() == "3"
+    for level in ("casual", "novice", "beginner"):
+        page.select_option(f"[data-testid=tournament-bots-{level}]", "1")
+    page.locator("#tournaments").scroll_into_view_if_needed()
+    assert axe_violations(page) == []  # the panel signed in, the form open
+    page.locator("#tournaments").screenshot(path=str(ARTIFACTS / f"web-tournaments-panel-{size}.png"))
+    page.click("[data-testid=tournament-create]")
+    page.wait_for_url(re.compile(r"/tournament/[0-9a-f]+$"))
+    tid = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("[data-testid=tournament-join]:visible")
+    assert page.inner_text("[data-testid=tournament-title]") == "Swiss · Classic"
+    assert page.inner_text("[data-testid=tournament-settings]") == "2 players · 3 rounds · casual"
+    assert page.inner_text("[data-testid=tournament-status]").lower() == "open for entries"
+    entrants = page.locator("[data-testid=tournament-entrants] li")
+    assert [entrants.nth(i).inner_text() for i in range(entrants.count())] == [
+        "Beginner (computer)", "Novice (computer)", "Casual player (computer)",
+    ]  # fmt: skip
+    page.click("[data-testid=tournament-join]")
+    page.wait_for_selector("[data-testid=tournament-join]", state="hidden")
+    assert page.locator("[data-testid=tournament-entrants] li").count() == 4
+    assert page.inner_text("[data-testid=tournament-note]").startswith(f"You are in, as {name}.")
+    page.click("[data-testid=tournament-start]")
+    page.wait_for_selector("[data-testid=tournament-play-table]")
+    assert page.inner_text("[data-testid=tournament-status]") == "Round 1 of 3"
+    view = httpx.get(f"{server.url}/api/tournaments/{tid}", timeout=10).json()
+    first = [t for t in view["pairings"] if t["round"] == 1]
+    assert len(first) == 2 and len({t["deal"] for t in first}) == 1  # two tables, one deal
+    assert page.locator("[data-testid=tournament-pairings] [data-round='1'] li").count() == 2
+    assert axe_violations(page) == []
+    p.shot(f"web-tournament-{size}.png", full_page=True)
+    # someone else (not signed in) stays on the tournament's page: it follows the round without a
+    # reload (a browser of its own: a second tab would hide the player's, whose timers then slow)
+    spectator = Page(browser, width, height, motion=False)
+    watcher = spectator.page
+    watcher.goto(f"{server.url}/tournament/{tid}")
+    watcher.wait_for_selector(f"[data-testid=tournament-standings] tr[data-name='{name}']")
+    assert _standing(watcher, name)["games"] == "0"
+
+    for round_number in (1, 2, 3):
+        page.wait_for_selector("[data-testid=tournament-play-table]", timeout=30_000)
+        game = page.get_attribute("[data-testid=tournament-play-table]", "data-game")
+        page.click("[data-testid=tournament-play-table]")
+        assert on_the_table(p) == game
+        state = _state_of(server, game, page.evaluate("new URLSearchParams(location.hash.slice(1)).get('token')"))
+        assert state["tournament"] == {"id": tid, "sealed": True} and state["help"] is False
+        play_whole_game(p)  # one hand, by clicks: a card, then its first move
+        page.wait_for_selector("#over:visible")
+        table = next(
+            t
+            for t in httpx.get(f"{server.url}/api/tournaments/{tid}", timeout=10).json()["pairings"]
+            if t["game"] == game
+        )
+        assert table["scores"] is not None
+        mine = table["seats"].index(name)
+        title = page.inner_text("#over-title")
+        assert title.startswith(f"Hand over: You {table['scores'][mine]} · ") and " won" not in title, title
+        assert " won" not in page.inner_text("#turn-banner")
+        assert page.is_hidden("#replay-button")  # the deck is sealed while the tournament runs
+        if round_number == 1:
+            assert axe_violations(page) == []
+            p.shot(f"web-tournament-table-over-{size}.png")
+            points = _table_points(table, name)
+            watcher.wait_for_function(
+                "(n) => document.querySelector(`[data-testid=tournament-standings] tr[data-name='${n}'] [data-col=games]`)?.textContent === '1'",
+                arg=name,
+                timeout=10_000,
+            )
+            assert _standing(watcher, name)["points"] == points
+        page.click("[data-testid=over-tournament]")
+        page.wait_for_url(f"{server.url}/tournament/{tid}")
+        page.wait_for_selector(f"[data-testid=tournament-pairings] [data-game='{game}'][data-done=yes]")
+        if round_number == 1:
+            assert _standing(page, name)["games"] == "1" and _standing(page, name)["points"] == points
+            p.shot(f"web-tournament-standings-{size}.png", full_page=True)
+
+    page.wait_for_selector("[data-testid=tournament-status][data-status=over]", timeout=30_000)
+    page.wait_for_selector("#tournament-deals [data-result]:not([data-result=sealed])")
+    assert page.inner_text("[data-testid=tournament-status]") == "Over"
+    assert page.inner_text("#tournament-standings-title") == "Final standings"
+    deals = page.locator("#tournament-deals [data-deal]")
+    assert deals.count() == 3
+    assert [deals.nth(i).get_attribute("data-result") for i in range(3)] == ["verified"] * 3
+    view = httpx.get(f"{server.url}/api/tournaments/{tid}", timeout=10).json()
+    assert view["status"] == "over" and all(
+        hashlib.sha256(d["seed"].encode()).hexdigest() == d["commitment"] for d in view["deals"]
+    )
+    assert [
+        page.locator("[data-testid=tournament-standings] tbody tr").nth(i).get_attribute("data-name") for i in range(4)
+    ] == [s["name"] for s in view["standings"]]
+    assert page.locator("[data-testid=tournament-replay]").count() == 6  # every table's replay, now unsealed
+    assert axe_violations(page) == []
+    p.shot(f"web-tournament-over-{size}.png", full_page=True)
+    # the lobby lists it, over, with a link to its page
+    page.goto(server.url + "/")
+    link = page.wait_for_selector(f"[data-tournament='{tid}'] [data-testid=tournament-link]")
+    assert link is not None and link.get_attribute("href") == f"/tournament/{tid}"
+    assert " · 4 entrants · over · " in page.inner_text(f"[data-tournament='{tid}']")
+    assert not p.errors and not spectator.errors, (p.errors, spectator.errors)
+    spectator.close()
+    p.close()
+
+
+def _organiser(server: Server, name: str) -> dict[str, str]:
+    """A new account's headers for the API: its session cookie, CSRF token and the page's origin."""
+    r = httpx.post(
+        f"{server.url}/api/accounts",
+        json={"name": name, "password": "an organiser's password"},
+        headers={"origin": server.url},
+        timeout=30,
+    )
+    assert r.status_code == 201, r.text
+    return {
+        "origin": server.url,
+        "x-csrf-token": r.json()["csrf"],
+        "cookie": f"cassino_session={r.cookies['cassino_session']}",
+    }
+
+
+@pytest.mark.parametrize("language", ["de", "id"])
+def test_a_tournament_page_has_no_english_left(server: Server, browser: Any, language: str) -> None:
+    """A tournament of computer players, made and started over the API, played out; another left
+    open: their pages (standings, pairings, the seeds checked; Join's invitation to sign in) and
+    the lobby's list, in German and Indonesian, with no English left and axe-clean."""
+    headers = _organiser(server, f"Org_{language}")
+    made = {}
+    for state in ("over", "open"):
+        body = {"kind": "swiss", "preset": "royal", "players": 2, "rounds": 2, "bots": ["novice", "casual", "club"]}
+        r = httpx.post(f"{server.url}/api/tournaments", json=body, headers=headers, timeout=10)
+        assert r.status_code == 201, r.text
+        made[state] = r.json()["id"]
+    assert (
+        httpx.post(f"{server.url}/api/tournaments/{made['over']}/start", headers=headers, timeout=10).status_code == 200
+    )
+    _until(
+        lambda: httpx.get(f"{server.url}/api/tournaments/{made['over']}", timeout=10).json()["status"] == "over",
+        "the tournament's end",
+        60,
+    )
+    p = Page(browser, 390, 844, lang=language, motion=False)
+    page = p.page
+    page.goto(f"{server.url}/tournament/{made['over']}")
+    page.wait_for_selector("#tournament-deals [data-result=verified]")
+    left = english_left(visible_texts(page), language, exempt=set())
+    assert not left, left
+    assert axe_violations(page) == []
+    p.shot(f"web-tournament-over-{language}.png", full_page=True)
+    page.goto(f"{server.url}/tournament/{made['open']}")
+    page.wait_for_selector("#tournament-sign-in:visible")
+    left = english_left(visible_texts(page), language, exempt=set())
+    assert not left, left
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"[data-tournament='{made['open']}']")
+    left = english_left(visible_texts(page), language, exempt=set())
+    assert not left, left
+    assert not p.errors, p.errors
+    p.close()

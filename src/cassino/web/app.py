@@ -354,7 +354,7 @@ def create_app(
     app.state.lobby = lobby
     add_seek_routes(app, lobby, client_of, lambda websocket: _same_origin(websocket, origins))
     add_daily_routes(app, daily, client_of)
-    add_tournament_routes(app, tournaments)
+    add_tournament_routes(app, tournaments, STATIC / "index.html")
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:

@@ -8,10 +8,11 @@ picks one with ``Intl.PluralRules``. Domains split the catalogues by who owns th
 (the page itself), ``lobby`` (presets, options, players), ``reasons`` (the engine's reasons for a
 refused move), ``count`` (the items of the count after a hand), ``learn`` (the teaching
 library's lessons, coach and review), ``account`` (the lobby's account area), ``chat`` (the chat at
-the table), ``seeks`` (the lobby's seeks and Play now) and ``daily`` (the daily deal). The words
-of moves (``move.*``, ``build.own``, values as words, court cards' letters) are the engine's own
-catalogue, ``cassino/locales/LANG/LC_MESSAGES/moves.po``, merged in here (``engine_messages``), so
-the page and the terminal word moves alike.
+the table), ``seeks`` (the lobby's seeks and Play now), ``daily`` (the daily deal) and
+``tournaments`` (the lobby's tournaments, a tournament's page, and the end of a table of one hand).
+The words of moves (``move.*``, ``build.own``, values as words, court cards' letters) are the
+engine's own catalogue, ``cassino/locales/LANG/LC_MESSAGES/moves.po``, merged in here
+(``engine_messages``), so the page and the terminal word moves alike.
 """
 
 from __future__ import annotations
@@ -32,7 +33,18 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "de": "Deutsch", "id": "Bahas
 """The page's languages, each named in itself, English first (the reference every other catalogue
 must match). The one list of them: the page gets it from ``/api/config``."""
 LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
-DOMAINS: tuple[str, ...] = ("page", "lobby", "reasons", "count", "learn", "account", "chat", "seeks", "daily")
+DOMAINS: tuple[str, ...] = (
+    "page",
+    "lobby",
+    "reasons",
+    "count",
+    "learn",
+    "account",
+    "chat",
+    "seeks",
+    "daily",
+    "tournaments",
+)
 
 
 def po_path(language: str, domain: str) -> Path:

@@ -147,6 +147,15 @@ def presence(live: LiveGame) -> list[dict[str, Any]]:
     return out
 
 
+def _tournament(live: LiveGame) -> dict[str, Any] | None:
+    """The tournament a game is a table of, and whether its deck is still sealed (the page links
+    back to it, and offers the replay once it is not), or None. The seal is looked up only once
+    the table is over (it asks the store): until then it is sealed."""
+    if live.tournament is None:
+        return None
+    return {"id": live.tournament, "sealed": not live.over or live.sealed}
+
+
 def _forfeit(live: LiveGame) -> dict[str, Any] | None:
     """The seat that forfeited the game and why (its program hung, crashed or answered no legal
     move; or the game was claimed from it: ``claimed`` says why, for the page's words)."""
@@ -189,6 +198,7 @@ def public_payload(live: LiveGame) -> dict[str, Any]:
         "move_seconds": live.move_seconds,
         "move_deadline": move_deadline(live),
         "help": live.help_allowed,
+        "tournament": _tournament(live),
         "scores": view.scores,
         "hand_number": live.hand_number,
         "deal": state.deal_number(),

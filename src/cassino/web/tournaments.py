@@ -33,10 +33,11 @@ import math
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 
 from ..club.accounts import AccountRow, Accounts
 from ..club.errors import PairingError, TournamentError, TournamentInputError
@@ -540,8 +541,9 @@ CONFLICTS: Final = frozenset({"started", "joined", "too_few"})
 """Refusals that are about the tournament's state, not the request (409)."""
 
 
-def add_tournament_routes(app: FastAPI, tournaments: Tournaments) -> None:
-    """The tournaments' routes on the app."""
+def add_tournament_routes(app: FastAPI, tournaments: Tournaments, index: Path) -> None:
+    """The tournaments' routes on the app, and the page (``index``) at a tournament's address,
+    ``/tournament/ID`` (the page reads its path to show it)."""
 
     @app.get("/api/tournaments")
     async def list_tournaments() -> JSONResponse:
@@ -562,3 +564,7 @@ def add_tournament_routes(app: FastAPI, tournaments: Tournaments) -> None:
     @app.get("/api/tournaments/{tournament_id}")
     async def get_tournament(tournament_id: str, request: Request) -> JSONResponse:
         return no_store(200, tournaments.view(request, tournament_id))
+
+    @app.get("/tournament/{tournament_id}")
+    async def tournament_page(tournament_id: str) -> FileResponse:
+        return FileResponse(index)

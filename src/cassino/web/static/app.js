@@ -23,13 +23,17 @@ import { dailyDealOf, showDailyBoard, renderDailyBoard, loadDaily, renderDaily, 
 import { wakeAudio } from "./sounds.js";
 import { wireLeave } from "./leave.js";
 import {
+  tournamentIdOf, showTournament, stopTournament, renderTournament, startTournaments, stopTournaments, renderTournamentsPanel,
+  wireTournaments,
+} from "./tournaments.js";
+import {
   renderLesson, closeLesson, closeCoach, noteText, closeScenes, openLessons, renderLessons, openReview, renderReview,
   setLessonsOn, setCoachOn,
 } from "./learning.js";
 
 /** Open what the address names: an invitation or a table (its hash, wherever the path), else a
- * player's profile (/@/NAME), the leaderboards (/leaderboard), a daily deal's (/daily/ID) or the
- * lobby. A table's link with
+ * player's profile (/@/NAME), the leaderboards (/leaderboard), a daily deal's (/daily/ID), a
+ * tournament (/tournament/ID) or the lobby. A table's link with
  * `replay` opens the finished game's replay at once (a profile's games link so). `moved`: the
  * hash change that called it, if one did. */
 function route(moved = null) {
@@ -37,18 +41,22 @@ function route(moved = null) {
   const id = params.get("game");
   const player = profileNameOf(location.pathname);
   const deal = dailyDealOf(location.pathname);
+  const tournament = tournamentIdOf(location.pathname);
   closeSocket();
   // the lobby's socket is the lobby's: leaving it (for a table, a profile, the leaderboards) cancels a Play now wait
-  if (id || player || deal || location.pathname === "/leaderboard") stopSeeks();
+  if (id || player || deal || tournament || location.pathname === "/leaderboard") { stopSeeks(); stopTournaments(); }
+  if (id || !tournament) stopTournament();
   if (id && params.get("invite")) claim(id, params.get("invite"));
   else if (id) openGame(id, params.get("token"), { replay: params.has("replay") });
   else if (player) showProfile(player);
   else if (location.pathname === "/leaderboard") showLeaderboard();
   else if (deal) showDailyBoard(deal);
+  else if (tournament) showTournament(tournament);
   else {
     showLobby();
     startSeeks();
     loadDaily();
+    startTournaments();
     if (moved) refreshRatings(); // back in the lobby (a hash change): a rated game may have ended since
   }
 }
@@ -63,6 +71,8 @@ function rerender() {
   if (!$("daily-view").hidden) renderDailyBoard();
   renderSeekForm();
   renderSeeks();
+  renderTournamentsPanel();
+  if (!$("tournament-view").hidden) renderTournament();
   if (!$("table-view").hidden && state.current) {
     render();
     renderInvites();
@@ -162,6 +172,7 @@ async function start() {
   window.addEventListener("hashchange", route);
   wireSeeks(); // before the account is known: the panel follows who signs in
   wireDaily();
+  wireTournaments();
   wireLeave();
   await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();

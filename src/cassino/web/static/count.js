@@ -14,6 +14,7 @@ import { send } from "./connection.js";
 import { render, faceOf } from "./table.js";
 import { countSteps, timeline, scoreBars, targetOf, skipsCount, summaryText } from "./countplan.js";
 import { overText } from "./daily.js";
+import { overStatus } from "./result.js";
 
 /** The hand whose count is on screen: the last one while the game counts, or the game's last
  * until this page has closed it; null when none is. */
@@ -245,7 +246,7 @@ function renderNext(hand) {
     button.disabled = false;
     button.textContent = t("count.see_result");
     button.onclick = () => { state.countDismissed = hand.hand; hideCount(); render(); };
-    waiting.textContent = overText(current, viewer()) || t("status.over", { name: sideName(current.winner) });
+    waiting.textContent = (current.daily && overText(current, viewer())) || overStatus(current, sideName);
     return;
   }
   const me = you();

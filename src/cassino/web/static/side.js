@@ -11,6 +11,7 @@ import { renderFair } from "./fairness.js";
 import { learnSettings } from "./storage.js";
 import { unseenView } from "./tracker.js";
 import { overText } from "./daily.js";
+import { overTitle, renderOverLinks } from "./result.js";
 
 export function renderSide() {
   const st = state.shown;
@@ -28,8 +29,9 @@ export function renderSide() {
   // a daily deal's record is sealed until its day is over: no replay before then
   $("replay-button").hidden = Boolean(st.daily?.sealed);
   if (st.status === "over") {
-    const scoresText = st.scores.join(" : ");
-    $("over-title").textContent = overText(st, viewer()) || t("over.title", { name: sideName(st.winner), scores: scoresText });
+    const first = you() === null ? null : sideOf(you());
+    $("over-title").textContent = (st.daily && overText(st, viewer())) || overTitle(st, sideName, first);
+    renderOverLinks(st);
   }
   const forfeit = $("over-forfeit");
   forfeit.hidden = !st.forfeit;

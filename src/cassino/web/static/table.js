@@ -17,6 +17,7 @@ import { learning, renderLesson, closeCoach } from "./learning.js";
 import { showFrame } from "./replay.js";
 import { renderLeave, seatClock } from "./leave.js";
 import { overText, renderDailyResult } from "./daily.js";
+import { overStatus } from "./result.js";
 
 /** A new state arrived: draw it (moving the cards from where they were), and its count if a hand ended. */
 export function update(before) {
@@ -40,7 +41,7 @@ export function render() {
   $("table-view").dataset.phase = st.phase || (over ? "over" : "play");
   const status = $("turn-banner");
   let mode = "waiting";
-  if (over) { status.textContent = overText(st, viewer(), true) || t("status.over", { name: sideName(st.winner) }); mode = "over"; }
+  if (over) { status.textContent = (st.daily && overText(st, viewer(), true)) || overStatus(st, sideName); mode = "over"; }
   else if (st.abandoned) { status.textContent = t("status.abandoned"); mode = "abandoned"; }
   else if (st.phase === "count") { status.textContent = t("status.count", { n: st.hand_number - 1 }); mode = "count"; }
   else if (st.to_move === you()) { status.textContent = t("status.your_turn"); mode = "your-move"; }
@@ -209,7 +210,8 @@ export function renderPlay() {
   $("me").classList.toggle("my-turn", myTurn);
   $("hint-button").hidden = !myTurn || current.help === false; // a contest between people: no engine help
   $("help-off").hidden = spectator || current.help !== false;
-  $("help-off").textContent = t(current.daily ? "daily.help_off" : "play.help_off"); // the daily deal: everyone on their own
+  const helpOff = current.daily ? "daily.help_off" : current.tournament ? "tournaments.help_off" : "play.help_off";
+  $("help-off").textContent = t(helpOff); // the daily deal, a tournament: everyone on their own
   $("clear-button").hidden = !myTurn || !selection.card;
   $("undo").hidden = !current.can_undo;
   hand.setAttribute("aria-label", spectator ? t("hand.watching") : t("hand.label"));

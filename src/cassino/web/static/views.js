@@ -1,12 +1,12 @@
 // The page's views (the lobby, a table, a wrong link's explanation, a player's profile, the
-// leaderboards, a daily deal's leaderboard), one shown at a time.
+// leaderboards, a daily deal's leaderboard, a tournament), one shown at a time.
 
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { state } from "./state.js";
 import { learnSettings } from "./storage.js";
 
-const VIEWS = ["lobby", "table-view", "problem", "profile-view", "leaderboard-view", "daily-view"];
+const VIEWS = ["lobby", "table-view", "problem", "profile-view", "leaderboard-view", "daily-view", "tournament-view"];
 
 /** Show one view; a seat at a table also gets its teaching settings in the menu. */
 export function show(view) {
