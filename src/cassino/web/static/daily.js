@@ -103,11 +103,11 @@ export function distributionBars(distribution, mine = null) {
   });
 }
 
-/** The end of a game of one hand, where the end of a game names its winner (the banner in a few
- * words: `short`): no side won a game, the hand's points say it; null for a game someone won. */
+/** The end of a daily attempt, where the end of a game names its winner (the banner in a few
+ * words: `short`): the person's score; null for any other game (result.js words those). */
 export function overText(st, seat, short = false) {
-  if (st.daily) return t(short ? "daily.over_short" : "daily.over", { score: signed(attemptScore(st.scores, sideOf(seat))) });
-  return st.winner < 0 ? t("daily.over_none", { scores: st.scores.join(" : ") }) : null;
+  if (!st.daily) return null;
+  return t(short ? "daily.over_short" : "daily.over", { score: signed(attemptScore(st.scores, sideOf(seat))) });
 }
 
 /** Check a deal's reveal here: the seed's SHA-256 is the commitment this page saw (else the
