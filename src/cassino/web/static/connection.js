@@ -11,6 +11,7 @@ import { update, renderPlay } from "./table.js";
 import { learning, askCoach, askLessons, showCoach, showLesson } from "./learning.js";
 import { onChat, onChatHistory, onChatRefused, chatOnState } from "./chat.js";
 import { startReplay } from "./replay.js";
+import { sealed } from "./result.js";
 
 const sentDeals = new Set(); // "game/hand": the hands this socket has sent a contribution to
 
@@ -72,7 +73,7 @@ function onMessage(msg) {
     chatOnState();
     if (game.replay) { // a profile's link: the finished game opens in its replay
       game.replay = false;
-      if (msg.status === "over" && !state.replay && !msg.daily?.sealed) startReplay();
+      if (msg.status === "over" && !state.replay && !sealed(msg)) startReplay();
     }
   } else if (msg.type === "error") {
     if (msg.status === 404 && !state.current) { showProblem("no_game", game.id); return; }

@@ -13,6 +13,7 @@ import { learnSettings, setLearn, seenLessons, markSeen } from "./storage.js";
 import { send } from "./connection.js";
 import { renderPlay } from "./table.js";
 import { openReplayAt } from "./replay.js";
+import { sealed } from "./result.js";
 
 const OFF = { lessons: false, coach: false };
 
@@ -147,7 +148,7 @@ export const itemName = (item) => t(has(`teach.item.${item}`) ? `teach.item.${it
 /** A costly move of the review as a button that opens the replay on the table just before it. */
 function reviewMove(c) {
   const played = t("teach.review_played", { move: notedMove(c.move, c.table) });
-  if (state.current?.daily?.sealed) return el("strong", {}, played); // no replay while the daily deal is sealed
+  if (state.current && sealed(state.current)) return el("strong", {}, played); // no replay while the deck is sealed
   return el("button", { type: "button", class: "review-move", "data-testid": "review-move", "data-ply": String(c.ply),
     onclick: () => { closeScenes(); openReplayAt(c.ply); } },
   el("strong", {}, played), " ", el("span", { class: "review-see" }, t("replay.see")));

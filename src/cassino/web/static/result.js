@@ -31,12 +31,16 @@ export function overTitle(st, sideName, first = null) {
   return top.length === 1 ? t("over.hand_most", { name: sideName(top[0]), scores }) : t("over.hand_drawn", { scores });
 }
 
+/** Whether the game's deck is one others are still to play (a daily deal's until its day is
+ * over, a tournament table's until the tournament is): its record, so its replay, waits. */
+export const sealed = (st) => Boolean(st.daily?.sealed || st.tournament?.sealed);
+
 /** The over panel's links: back to the tournament of a tournament's table, and the replay only
- * once its decks are no longer sealed (other tables play the same cards until the tournament ends). */
+ * once the deck is no longer sealed. */
 export function renderOverLinks(st) {
   const tour = st.tournament;
   const back = $("over-tournament");
   back.hidden = !tour;
   if (tour) back.href = `/tournament/${encodeURIComponent(tour.id)}`;
-  $("replay-button").hidden = Boolean(tour && tour.sealed);
+  $("replay-button").hidden = sealed(st);
 }

@@ -26,8 +26,6 @@ export function renderSide() {
   list.scrollTop = list.scrollHeight;
   $("over").hidden = st.status !== "over";
   $("review-button").hidden = st.status !== "over" || you() === null;
-  // a daily deal's record is sealed until its day is over: no replay before then
-  $("replay-button").hidden = Boolean(st.daily?.sealed);
   if (st.status === "over") {
     const first = you() === null ? null : sideOf(you());
     $("over-title").textContent = (st.daily && overText(st, viewer())) || overTitle(st, sideName, first);
