@@ -268,7 +268,7 @@ class Tournaments:
             self.store.set_state(conn, tournament_id, status="running", started=now, ends=ends)
             row = self.store.tournament(tournament_id, conn) or row
             made = self._deal_tables(conn, row, now)
-        self._open(made)
+        self._adopt(made)
 
     # ------------------------------------------------------------------ the clock
     async def run(self) -> None:
@@ -320,13 +320,9 @@ class Tournaments:
                 self.store.set_state(conn, row.id, status="over")
             return []
         busy = {name for t in playing for name in t.entrants()}
-        finished = {name: 0 for name in names}
-        for t in tables:
-            for name in t.sides:
-                if name in finished:
-                    finished[name] += 1
         free = [n for n in sorted(names, key=lambda n: (-_last_end(n, tables), names.index(n))) if n not in busy]
-        needed = 2 * max(finished.values(), default=0) + 2
+        most = max((sum(name in t.sides for t in tables) for name in names), default=0)  # tables of the busiest
+        needed = 2 * most + 2  # a table takes the first deal none at it has played
         while len(deals) < needed:
             deals.append(self._commit(conn, row.id, len(deals) + 1))
         pairs = arena_tables(free, names, results, [d.commitment for d in deals], playing=playing, size=row.players)
@@ -384,14 +380,6 @@ class Tournaments:
             conn.execute(rated_games_table.insert(), {"game_id": game_id, "pool": pool, "rated_at": None})
         return game_id
 
-    def _open(self, games: list[str]) -> None:
-        """Load the games made here, so that their computer players start to play."""
-        for game_id in games:
-            try:
-                self.service.get(game_id)
-            except Exception:
-                log.exception("tournament game %s could not be opened", game_id)
-
     def game_over(self, live: LiveGame) -> None:
         """A table's hand is over: its result, recorded once, and the next tables dealt if they are due."""
         if live.tournament is None or not live.game.hands or live.game.hands[0].result is None:
@@ -409,7 +397,7 @@ class Tournaments:
             if row is None or row.status != "running":
                 return
             made = self._deal_tables(conn, row, self.clock())
-        self._open(made)
+        self._adopt(made)
 
     def recover(self) -> int:
         """At start-up: the running tournaments' tables that ended unrecorded (a process stopped
@@ -425,8 +413,9 @@ class Tournaments:
         return len(running)
 
     def _adopt(self, game_ids: list[str]) -> None:
-        """Tables with no result recorded: loaded here, so that their computer players play on (a
-        move is stored once, whichever process makes it), and recorded if they are over."""
+        """Tables with no result recorded (just dealt here, or left by a process that stopped):
+        loaded here, so that their computer players play (a move is stored once, whichever process
+        makes it), and recorded if they are over."""
         for game_id in game_ids:
             try:
                 live = self.service.get(game_id)
