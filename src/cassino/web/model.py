@@ -178,11 +178,11 @@ class LiveGame(Table):
         self.cache.clear()
 
     def revealed(self, number: int) -> bool:
-        """True when hand ``number`` is over, so its deck and salt may be shown to anyone (a daily
-        deal's only once its day is over)."""
-        if self.sealed and number == 1:
-            return False
-        return 1 <= number <= len(self.hands) and (number < self.hand_number or self.over)
+        """True when hand ``number`` is over, so its deck and salt may be shown to anyone (a shared
+        deal's only once it is no longer sealed: asked last, since a tournament's seal reads the
+        database, and every state sent while the hand is played asks this)."""
+        over = 1 <= number <= len(self.hands) and (number < self.hand_number or self.over)
+        return over and not (number == 1 and self.sealed)
 
     @property
     def sealed(self) -> bool:
