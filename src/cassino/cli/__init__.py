@@ -292,6 +292,22 @@ def cmd_serve(args: argparse.Namespace) -> None:
     run_server(args.host, args.port, args.database, args.data_dir, args.bot_delay, args.durable, **extra)
 
 
+def cmd_site(args: argparse.Namespace) -> None:
+    """Write the page that plays offline as a static site."""
+    try:
+        from ..web.site import write_site  # only here: the catalogues need the web extra
+    except ImportError as exc:
+        raise CliError(f"the offline site needs the web extra: pip install 'cassino[web]' ({exc})") from None
+    folder: Path = args.folder
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"{folder} is a file, not a folder: name a folder to write the site into")
+    try:
+        written = write_site(folder)
+    except OSError as exc:
+        raise CliError(f"cannot write the site into {folder}: {exc.strerror or exc}") from None
+    print(f"cassino: wrote {written} files into {folder}: serve that folder with any static web server")
+
+
 def _programs(args: argparse.Namespace) -> Any:
     """The folder of bot programs ``--allow-bots`` names, with their limits, checked before the
     server starts (a ``web.programs.Programs``)."""
@@ -457,6 +473,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="let each client create games and move without limit (load tests from one address only)",
     )
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("site", help="write the page that plays offline (the engine in the page) as a static site")
+    p.add_argument("folder", type=Path, metavar="DIR", help="folder to write it into (made if need be)")
+    p.set_defaults(func=cmd_site)
     return parser
 
 

@@ -16,13 +16,13 @@ import logging
 import os
 import socket as sockets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -30,11 +30,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import CARD_NAMES
 from ..club.accounts import Accounts, Passwords
-from ..learn import TUTORIAL_RULES
 from ..players import LEVELS
 from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
 from ..table import DEFAULT_OPPONENT
 from .accounts import CrossSiteGuard, add_account_routes
+from .answers import Searches, answer_message, created, error_frame, lessons
 from .card_images import back_svg, card_svg
 from .daily import Daily, add_daily_routes
 from .errors import ListenError, ServiceError
@@ -51,15 +51,16 @@ from .limits import (
     whole_number,
 )
 from .model import LiveGame
-from .payloads import encode, state_payload
+from .payloads import state_payload
 from .programs import Programs
 from .rating_store import RatingStore
 from .ratings import Ratings, add_rating_routes
-from .requests import bot_player, rules_of_request, watch_link
+from .requests import bot_player
 from .seeks import Lobby, add_seek_routes
 from .service import EXPIRE_AFTER, GameService
+from .site import OFFLINE_POLICY, media_type, read, site_files
 from .store import Store, database_url
-from .teaching import lessons_json, tutorial
+from .teaching import tutorial
 from .thinking import DEFAULT_WORKERS, Thinkers
 from .tournaments import Tournaments, add_tournament_routes
 
@@ -154,23 +155,6 @@ async def _read_body(scope: Scope, receive: Receive) -> bytes:
         shown = brief(repr(media)) if media else "none"
         raise ServiceError(415, f"request bodies must be {JSON_TYPE}, not {shown}")
     return body
-
-
-SOCKET_MESSAGES = (
-    *("move", "next", "undo", "contribute", "hint", "coach", "lessons", "claim"),
-    *("chat", "chat_settings", "chat_history"),  # chat at the table (chat.py)
-    "state",
-)
-"""The types of message a game's socket answers; a refusal names the one it answers (``request``)."""
-
-
-def _error_frame(exc: ServiceError, request: str | None = None) -> dict[str, Any]:
-    """A refusal as a WebSocket message: like an HTTP error's JSON, with its type and status, and
-    the type of the message it answers (``request``) when that was read."""
-    frame = {"type": "error", "status": exc.status, **exc.payload(), "error": brief(exc.message)}
-    if request is not None:
-        frame["request"] = request
-    return frame
 
 
 def _same_origin(websocket: WebSocket, allowed: Collection[str]) -> bool:
@@ -292,8 +276,8 @@ def create_app(
     )
     accounts = Accounts(the_store.accounts, passwords or Passwords(), service.clock)
     ratings = Ratings(RatingStore(the_store.engine), service, service.clock)
-    daily = Daily(service, accounts)
-    tournaments = Tournaments(service, accounts)
+    daily = Daily(service, accounts, the_store)
+    tournaments = Tournaments(service, accounts, the_store)
 
     def client_of(connection: Request | WebSocket) -> str:
         """The rate limits' key: the client's address (behind a proxy, the proxy's: see docs/web.md);
@@ -380,6 +364,19 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/offline")
+    async def offline_page() -> RedirectResponse:
+        return RedirectResponse("/offline/", status_code=308)
+
+    @app.get("/offline/{path:path}")
+    async def offline_file(path: str) -> Response:
+        """The page that plays offline (``site``): the same files ``cassino site`` writes."""
+        found = site_files().get(path or "index.html")
+        if found is None:
+            raise ServiceError(404, f"the page that plays offline has no file {path!r}")
+        headers = {"Cache-Control": "no-cache", "content-security-policy": OFFLINE_POLICY}
+        return Response(read(found), media_type=media_type(path or "index.html"), headers=headers)
+
     @app.get("/cards/{name}.svg")
     async def card_image(name: str) -> Response:
         if name == "back":
@@ -409,19 +406,7 @@ def create_app(
 
     @app.get("/api/lessons")
     async def get_lessons(request: Request) -> dict[str, Any]:
-        """Every lesson to read at any time, worded for a game's rules (``?game=ID``), a variant
-        (``?preset=royal&players=3``) or, without either, the guided first game's."""
-        query = request.query_params
-        if "game" in query:
-            rules = service.get(query["game"]).rules
-        elif "preset" in query or "players" in query:
-            players = query.get("players", "2")
-            if not players.isdigit():
-                raise ServiceError(400, "players must be a number of players: 2, 3 or 4")
-            rules = rules_of_request({"preset": query.get("preset", "classic"), "players": int(players)})
-        else:
-            rules = TUTORIAL_RULES
-        return {"lessons": lessons_json(rules)}
+        return lessons(service, request.query_params)
 
     @app.get("/api/games")
     async def list_games() -> dict[str, Any]:
@@ -437,39 +422,7 @@ def create_app(
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, Any]:
         live, tokens, invites = service.create(await _json_body(request), client=client_of(request))
-        seats = []
-        for s in live.seats:
-            entry: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot}
-            if s.seat in tokens:
-                entry["token"] = tokens[s.seat]
-                entry["link"] = f"/#game={live.id}&token={tokens[s.seat]}"
-            elif s.seat in invites:
-                entry["invite"] = invites[s.seat]
-                entry["link"] = f"/#game={live.id}&invite={invites[s.seat]}"
-            seats.append(entry)
-        return {
-            "game": live.id,
-            "you": next(iter(tokens), None),
-            "seats": seats,
-            "spectate": watch_link(live.id),
-            "listed": live.listed,
-            "help": live.help_allowed,
-            "next_hand_after": live.next_after,
-            "chat": service.chats.table(live).mode,
-        }
-
-    @app.post("/api/games/{game_id}/claim")
-    async def claim_seat(game_id: str, request: Request) -> dict[str, Any]:
-        seat, token = service.claim(game_id, await _json_body(request))
-        return {"seat": seat, "token": token, "link": f"/#game={game_id}&token={token}"}
-
-    @app.post("/api/games/{game_id}/claim-game")
-    async def claim_game(game_id: str, request: Request) -> dict[str, Any]:
-        """Claim a rated game from a seat whose person left for the grace time, or whose move clock
-        ran out (``leave``): that seat forfeits. Not ``/claim``, which exchanges an invitation."""
-        token = _token(request)
-        live = service.claim_game(game_id, token, await _json_body(request), client=client_of(request))
-        return state_payload(live, service.seat_of(live, token))
+        return created(service, live, tokens, invites)
 
     @app.get("/api/games/{game_id}")
     async def get_state(game_id: str, request: Request) -> dict[str, Any]:
@@ -551,7 +504,7 @@ def create_app(
             live = service.get(game_id)
             seat = service.seat_of(live, websocket.query_params.get("token"))
         except ServiceError as exc:
-            await websocket.send_json(_error_frame(exc))
+            await websocket.send_json(error_frame(exc))
             await websocket.close(code=4000 + exc.status)
             return
         await _serve_socket(service, websocket, live, seat, client_of(websocket))
@@ -567,24 +520,7 @@ async def _serve_socket(
     is a task of its own: the socket goes on reading meanwhile."""
     sub = service.subscribe(live, seat)
     token = websocket.query_params.get("token")
-    answering: set[asyncio.Task[None]] = set()
-
-    def refused(exc: ServiceError, request: str | None = None) -> None:
-        sub.queue.put_nowait(encode(_error_frame(exc, request)))
-
-    async def answer(kind: str, work: Awaitable[dict[str, Any]]) -> None:
-        try:
-            sub.queue.put_nowait(encode({"type": kind, **await work}))
-        except ServiceError as exc:
-            refused(exc, kind)
-        except Exception:
-            log.exception("game %s: the %s answer failed", live.id, kind)
-            refused(ServiceError(500, f"the {kind} could not be worked out just now: try again"), kind)
-
-    def later(kind: str, work: Awaitable[dict[str, Any]]) -> None:
-        task = asyncio.create_task(answer(kind, work))
-        answering.add(task)
-        task.add_done_callback(answering.discard)
+    searches = Searches(live.id, sub.queue.put_nowait)
 
     async def writer() -> None:
         while True:
@@ -596,61 +532,12 @@ async def _serve_socket(
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            kind: str | None = None
-            try:
-                if frame.get("text") is None:
-                    raise ServiceError(400, "messages must be text frames holding a JSON object, not binary")
-                message = parse_json(frame["text"], "a message")
-                named = message.get("type")
-                kind = named if named in SOCKET_MESSAGES else None
-                if kind == "move":
-                    service.play(
-                        live.id,
-                        token,
-                        move_text(message.get("move")),
-                        whole_number(message.get("version"), "version"),
-                        client=client,
-                    )
-                elif kind == "next":
-                    if not service.press_next(live.id, token):  # pressed before: nothing was broadcast
-                        sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
-                elif kind == "undo":
-                    service.undo(live.id, token, client=client)
-                elif kind == "claim":
-                    service.claim_game(live.id, token, {k: v for k, v in message.items() if k != "type"}, client=client)
-                elif kind == "contribute":
-                    service.contribute(live.id, token, message.get("hand"), message.get("value"), client=client)
-                elif kind == "hint":
-                    later("hint", service.coaching.hint(live.id, token))
-                elif kind == "coach":
-                    later("coach", service.coaching.coach(live.id, token, whole_number(message.get("ply"), "ply")))
-                elif kind == "lessons":
-                    due = service.coaching.lessons(live.id, token, message.get("seen"))
-                    sub.queue.put_nowait(encode({"type": "lessons", "version": live.ply, "due": due}))
-                elif kind == "chat":
-                    service.chats.send(live.id, token, {k: v for k, v in message.items() if k != "type"})
-                elif kind == "chat_settings":
-                    service.move_limit.take(client)
-                    service.chats.set_free(live.id, token, message)
-                elif kind == "chat_history":
-                    service.chat_reads.take(client)
-                    sub.queue.put_nowait(encode(service.chats.history(live, seat)))
-                elif kind == "state":
-                    sub.queue.put_nowait(encode(state_payload(service.get(live.id), seat)))
-                else:
-                    listed = ", ".join(repr(k) for k in SOCKET_MESSAGES[:-1])
-                    raise ServiceError(400, f"message type must be {listed} or {SOCKET_MESSAGES[-1]!r}")
-            except ServiceError as exc:
-                refused(exc, kind)
-            except Exception:  # a bug: logged, answered, and the socket stays open
-                log.exception("game %s: a socket message failed", live.id)
-                refused(ServiceError(500, "internal error"), kind)
+            answer_message(service, live, seat, token, client, frame.get("text"), sub.queue.put_nowait, searches.later)
     except WebSocketDisconnect:
         pass
     finally:
         sending.cancel()
-        for task in answering:
-            task.cancel()
+        searches.cancel()
         service.unsubscribe(live, sub)
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sending

@@ -30,10 +30,10 @@ from ..club.chat import (
     message_of,
 )
 from ..club.errors import ChatClosedError, ChatError, ChatInputError, ChatRateError
-from .chat_store import CHAT_NOTE, QUIET_NOTE
 from .errors import ServiceError, StoreError
 from .model import LiveGame
 from .payloads import encode
+from .rows import CHAT_NOTE, QUIET_NOTE
 
 log = logging.getLogger("cassino.web")
 

@@ -19,12 +19,8 @@ from sqlalchemy import Connection, Engine, delete, func, insert, select
 from ..club.chat import ChatLimit, ChatMessage, TableChat
 from ..club.errors import ChatRateError
 from .errors import StoreError
+from .rows import CHAT_NOTE, QUIET_NOTE
 from .schema import chat_quiet_table, chat_settings_table, chat_table
-
-CHAT_NOTE = "chat "
-"""How a message's notification begins (the message's JSON follows)."""
-QUIET_NOTE = "chat-quiet "
-"""How a seat's choice of free text is told (``chat-quiet <seat> <0|1>``, 1: turned off)."""
 
 
 class ChatStore:

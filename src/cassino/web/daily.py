@@ -54,8 +54,9 @@ from .errors import ServiceError
 from .fair import SCHEME, deck_text, derive_deck
 from .model import LiveGame
 from .requests import token_hash
-from .schema import SeatRow
+from .rows import SeatRow
 from .service import GameService
+from .store import Store
 
 log = logging.getLogger("cassino.web")
 
@@ -70,9 +71,10 @@ INDEX = Path(__file__).parent / "static" / "index.html"
 class Daily:
     """The daily deal of one server process: its requests and what follows an attempt's end."""
 
-    def __init__(self, service: GameService, accounts: Accounts) -> None:
+    def __init__(self, service: GameService, accounts: Accounts, store: Store) -> None:
+        """``store``: the database the service's games are in."""
         self.service = service
-        self.store = DailyStore(service.store)
+        self.store = DailyStore(store)
         self.accounts = accounts
         self.clock = service.clock
         self.masters: dict[str, asyncio.Task[int]] = {}

@@ -13,12 +13,12 @@ from typing import Any
 
 from ..moves import format_code
 from ..rules import Rules
-from .errors import ServiceError
+from .errors import ServiceError, StoreError
 from .fair import LEGACY, SCHEME, commitment, deck_text, derive_deck, is_value, new_salt, new_seed, seed_commitment
+from .game_store import GameStore
 from .limits import RateLimit
 from .model import LiveGame, NextDeal
-from .schema import HandRow, NewGame, SeatRow
-from .store import Store, StoreError
+from .rows import HandRow, NewGame, SeatRow
 
 log = logging.getLogger("cassino.web")
 
@@ -62,7 +62,7 @@ class Deals:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         clock: Callable[[], float],
         limit: RateLimit,
         moved_elsewhere: Callable[[LiveGame], None],

@@ -44,6 +44,7 @@ DOMAINS: tuple[str, ...] = (
     "seeks",
     "daily",
     "tournaments",
+    "offline",
 )
 
 

@@ -18,7 +18,7 @@ from ..cards import Card
 from ..rules import Rules
 from ..table import Seat, Table
 from .fair import derive_deck, secure_deck, seed_commitment
-from .schema import HandRow
+from .rows import HandRow
 
 
 def tournament_deal_id(tournament: str, deal: int) -> str:

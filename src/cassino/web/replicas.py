@@ -16,14 +16,14 @@ from ..errors import IllegalMoveError, MoveError
 from ..moves import parse_code
 from ..rules import Rules
 from ..table import Seat, TableError
-from .errors import ServiceError
+from .errors import ServiceError, StoreError
 from .fair import parse_deck
+from .game_store import GameStore
 from .leave import GRACE
 from .model import Dealer, LiveGame, NextDeal
 from .programs import Programs
 from .requests import bot_player
-from .schema import StoredGame
-from .store import Store, StoreError
+from .rows import StoredGame
 
 SealOf = Callable[[str], Callable[[], bool] | None]
 """A tournament's id -> what says its decks are still sealed (None: never)."""
@@ -37,7 +37,7 @@ class Replicas:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         games: dict[str, LiveGame],
         clock: Callable[[], float],
         changed: Callable[[LiveGame], None],

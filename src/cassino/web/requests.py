@@ -35,7 +35,7 @@ from ..table import (
 from .errors import ServiceError
 from .fair import is_value
 from .programs import PREFIX, Programs
-from .schema import SeatRow
+from .rows import SeatRow
 
 MAX_NAME = 40
 MAX_NEXT_AFTER = 3600

@@ -58,7 +58,7 @@ from .notify import LOBBY_CHANNEL, Listener
 from .payloads import encode
 from .rating_store import RatingStore
 from .requests import token_hash
-from .schema import HandRow, NewGame, SeatRow
+from .rows import HandRow, NewGame, SeatRow
 from .seek_store import FULL, Joiner, NewTable, SeekRow, SeekStore, Taken
 from .store import Store
 

@@ -21,7 +21,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..moves import MoveCode, MoveError, format_code, parse_code
 from ..record import record_of_game, write_record
@@ -30,12 +30,12 @@ from .bots import Background, cancel
 from .chat import Chats, chat_of_request
 from .coaching import Coaching
 from .deals import SEALED, Deals, NewHand
-from .errors import ServiceError
+from .errors import ServiceError, StaleDealError, StaleGameError, StoreError
 from .fair import deck_text, derive_deck, new_seed, seed_commitment
+from .game_store import GameStore
 from .leave import GRACE, choose, reason
 from .limits import CREATE_RATE, MOVE_RATE, Rate, RateLimit, duration
 from .model import Dealer, LiveGame, NextDeal, Subscriber
-from .notify import Listener
 from .payloads import encode, public_payload, replay_frames, state_payload
 from .programs import Programs
 from .replicas import Replicas
@@ -54,9 +54,11 @@ from .requests import (
     token_hash,
     watch_link,
 )
-from .schema import MAX_REASON, HandRow, InviteRow, MoveRow
-from .store import StaleDealError, StaleGameError, Store, StoreError
+from .rows import MAX_REASON, HandRow, InviteRow, MoveRow
 from .thinking import Thinkers
+
+if TYPE_CHECKING:
+    from .notify import Listener
 
 log = logging.getLogger("cassino.web")
 
@@ -65,11 +67,12 @@ EXPIRE_AFTER = 3 * 24 * 3600.0
 
 
 class GameService:
-    """Creates, loads, plays and broadcasts games over a ``Store``."""
+    """Creates, loads, plays and broadcasts games over a ``GameStore`` (the server's database, or the
+    offline page's memory)."""
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         bot_delay: float = 0.5,
         expire_after: float = EXPIRE_AFTER,
         create_rate: Rate = CREATE_RATE,

@@ -55,6 +55,7 @@ from .model import LiveGame, tournament_deal_id
 from .requests import bot_player, token_hash
 from .schema import SeatRow, rated_games_table, seat_holders_table
 from .service import GameService
+from .store import Store
 from .tournament_store import DealRow, EntrantRow, TableRow, TournamentRow, TournamentStore
 
 log = logging.getLogger("cassino.web")
@@ -158,9 +159,11 @@ def _request(body: dict[str, Any], now: float) -> dict[str, Any]:
 class Tournaments:
     """The tournaments of one server process: the requests and what follows each table's end."""
 
-    def __init__(self, service: GameService, accounts: Accounts) -> None:
+    def __init__(self, service: GameService, accounts: Accounts, store: Store) -> None:
+        """``store``: the database the service's games are in (a tournament's tables are made in its
+        transactions)."""
         self.service = service
-        self.store = TournamentStore(service.store)
+        self.store = TournamentStore(store)
         self.accounts = accounts
         self.clock = service.clock
         self.over_seen: set[str] = set()
@@ -365,7 +368,7 @@ class Tournaments:
         now = self.clock()
         game = shared_deal_game(rules, seats, tournament_deal_id(row.id, deal.number), deal.seed, now)
         game_id = game.id
-        self.service.store.create_games([game], within=conn)
+        self.store.store.create_games([game], within=conn)
         self.store.add_table(
             conn,
             row.id,

@@ -17,7 +17,8 @@ import { render, clearSelection } from "./table.js";
 import { renderSide } from "./side.js";
 import { startChat, renderChat } from "./chat.js";
 import { countToShow, showCount, countKey } from "./count.js";
-import { startReplay, showFrame, step, closeReplay, replayKey } from "./replay.js";
+import { startReplay, showFrame, step, closeReplay, replayKey, saveRecord } from "./replay.js";
+import { offline, keepSite, warmEngine, watchEngine } from "./transport.js";
 import { profileNameOf, showProfile, renderProfile, showLeaderboard, renderLeaderboard, startProfiles } from "./profile.js";
 import { dailyDealOf, showDailyBoard, renderDailyBoard, loadDaily, renderDaily, renderDailyResult, wireDaily } from "./daily.js";
 import { wakeAudio } from "./sounds.js";
@@ -54,6 +55,7 @@ function route(moved = null) {
   else if (tournament) showTournament(tournament);
   else {
     showLobby();
+    if (offline) return; // the page that plays offline has no people, daily deal or tournaments
     startSeeks();
     loadDaily();
     startTournaments();
@@ -61,10 +63,31 @@ function route(moved = null) {
   }
 }
 
+/** The page that plays offline: keep the site for use without a network, start the engine at
+ * once, and say how it is doing (in the lobby, and in the connection line). */
+function startOffline() {
+  keepSite((apply) => {
+    $("offline-update").hidden = false;
+    $("offline-reload").onclick = apply;
+  });
+  watchEngine(showEngine);
+  warmEngine();
+}
+
+function showEngine(engine = state.engine) {
+  state.engine = engine;
+  if (!engine) return;
+  const line = engine.state === "ready" ? t("offline.ready", { seconds: engine.seconds.toFixed(1) })
+    : engine.state === "failed" ? t("offline.failed", { error: engine.error }) : t("offline.starting");
+  $("offline-engine").textContent = line;
+  $("offline-engine").dataset.state = engine.state;
+}
+
 /** Another language was chosen: draw everything on screen again in it. */
 function rerender() {
   translateStatic();
   if (!$("lobby").hidden && state.config) { renderLobby(); renderMyGames(); renderRecent(); renderDaily(); }
+  if (offline) showEngine();
   renderAccount();
   if (!$("profile-view").hidden) renderProfile();
   if (!$("leaderboard-view").hidden) renderLeaderboard();
@@ -86,8 +109,9 @@ function rerender() {
     if (state.reviewShown) renderReview();
     renderDailyResult();
     renderChat();
+    if (offline) showEngine();
     const conn = $("conn").dataset.state;
-    $("conn").textContent = t(`conn.${conn === "live" ? "live" : conn === "connecting" ? "connecting" : "reconnecting"}`);
+    $("conn").textContent = t(`conn.${conn === "live" ? (offline ? "here" : "live") : conn === "connecting" ? "connecting" : "reconnecting"}`);
   }
   if (!$("problem").hidden) route();
   if (state.lessonsShown) renderLessons();
@@ -150,6 +174,7 @@ async function start() {
   $("clear-button").addEventListener("click", clearSelection);
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("replay-button").addEventListener("click", startReplay);
+  $("record-button").addEventListener("click", saveRecord);
   $("review-button").addEventListener("click", openReview);
   $("daily-result-review").addEventListener("click", openReview);
   $("learn-to-play").addEventListener("click", learnToPlay);
@@ -174,7 +199,8 @@ async function start() {
   wireDaily();
   wireTournaments();
   wireLeave();
-  await startAccount(); // before any write: a signed-in page sends its CSRF token with each
+  if (offline) startOffline();
+  else await startAccount(); // before any write: a signed-in page sends its CSRF token with each
   route();
 }
 

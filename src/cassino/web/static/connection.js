@@ -12,21 +12,20 @@ import { learning, askCoach, askLessons, showCoach, showLesson } from "./learnin
 import { onChat, onChatHistory, onChatRefused, chatOnState } from "./chat.js";
 import { startReplay } from "./replay.js";
 import { sealed } from "./result.js";
+import { api, offline, openSocket } from "./transport.js";
 
 const sentDeals = new Set(); // "game/hand": the hands this socket has sent a contribution to
 
 export function connect() {
   const game = state.game;
   closeSocket();
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const query = game.token ? `?token=${encodeURIComponent(game.token)}` : "";
-  const socket = new WebSocket(`${proto}://${location.host}/api/games/${game.id}/ws${query}`);
+  const socket = openSocket(game.id, game.token);
   state.socket = socket;
   sentDeals.clear(); // a new socket: a contribution not yet listed is sent again
   $("conn").textContent = t("conn.connecting");
   $("conn").dataset.state = "connecting";
   socket.onopen = () => {
-    $("conn").textContent = t("conn.live"); $("conn").dataset.state = "live"; state.retry = 500;
+    $("conn").textContent = t(offline ? "conn.here" : "conn.live"); $("conn").dataset.state = "live"; state.retry = 500;
     send({ type: "chat_history" }); // the table's chat, as this reader may read it (chat.js)
   };
   socket.onmessage = (event) => onMessage(JSON.parse(event.data));
@@ -52,7 +51,7 @@ export function closeSocket() {
 /** Send a message; false (and a word to the player) when the socket is not open. */
 export function send(message) {
   const socket = state.socket;
-  if (!socket || socket.readyState !== WebSocket.OPEN) { $("message").textContent = t("conn.not_connected"); return false; }
+  if (!socket || socket.readyState !== 1 /* open */) { $("message").textContent = t("conn.not_connected"); return false; }
   socket.send(JSON.stringify(message));
   return true;
 }
@@ -67,6 +66,7 @@ function onMessage(msg) {
     state.current = msg;
     if (msg.you !== null && game.token) holdSeat(game.id, { token: game.token, seat: msg.you, preset: msg.rules.preset, players: msg.rules.players });
     contributeToNext();
+    if (offline) showPosition(msg.version);
     update(before);
     askCoach();
     askLessons();
@@ -96,6 +96,17 @@ function onMessage(msg) {
   } else if (msg.type === "chat_history") {
     onChatHistory(msg);
   }
+}
+
+/** Offline, the engine is in this page, and so is the whole position of the hand: it is written
+ * (canonical JSON, as `cassino moves` reads it) where a checker finds it, never shown. */
+async function showPosition(version) {
+  const game = state.game;
+  const r = await api(`/api/games/${game.id}/position`, { headers: game.token ? { "x-cassino-token": game.token } : {} });
+  if (!r.ok || state.game !== game || state.current?.version !== version) return;
+  const { position } = await r.json();
+  $("position").textContent = JSON.stringify(position);
+  $("position").dataset.version = String(version);
 }
 
 /** What this page does about the next deal: keep the commitment it sees now, and, for a person's

@@ -17,4 +17,6 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /** A card's picture (its canonical name, or "back"); the words are on the button around it. */
-export const img = (name, cls = "card") => el("img", { src: `/cards/${name}.svg`, alt: "", class: cls, draggable: "false" });
+/** Where the card images are: the server's /cards/, or the offline site's own folder. */
+const CARDS = globalThis.document?.documentElement.dataset.mode === "offline" ? "cards/" : "/cards/";
+export const img = (name, cls = "card") => el("img", { src: `${CARDS}${name}.svg`, alt: "", class: cls, draggable: "false" });

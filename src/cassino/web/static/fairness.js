@@ -9,6 +9,7 @@ import { playedText } from "./words.js";
 import { state } from "./state.js";
 import { you, seatName } from "./seats.js";
 import { dealRecord } from "./storage.js";
+import { api } from "./transport.js";
 
 const verifiedHands = new Map(); // "game/hand" -> the check of a revealed hand (done: false while it runs)
 const fairOpen = new Set(); // the details (by key) a person has opened: kept open across redraws
@@ -23,7 +24,7 @@ function checkHand(number, published) {
   const pending = { done: false };
   verifiedHands.set(key, pending);
   (async () => {
-    const r = await fetch(`/api/games/${id}/hands/${number}`);
+    const r = await api(`/api/games/${id}/hands/${number}`);
     const hand = await r.json();
     if (!r.ok) throw new Error(hand.error || String(r.status));
     const seen = kept?.commitment || published;

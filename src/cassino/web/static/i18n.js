@@ -1,6 +1,8 @@
 // Words for people: the message catalogue of the chosen language (served from the server's
 // gettext catalogues), plurals, and cards, builds and reasons written with suit symbols.
 
+import { api } from "./transport.js";
+
 let known = []; // the page's languages, [{code, name}], English first: from /api/config
 let messages = {};
 let lang = "en";
@@ -43,7 +45,7 @@ export function setCatalogue(code, catalogue) {
 }
 
 export async function loadLanguage(code) {
-  const r = await fetch(`/api/i18n/${code}`);
+  const r = await api(`/api/i18n/${code}`);
   if (!r.ok) throw new Error(`no catalogue for ${code}`);
   setCatalogue(code, (await r.json()).messages);
   localStorage.setItem("cassino.lang", code);

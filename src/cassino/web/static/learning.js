@@ -14,6 +14,7 @@ import { send } from "./connection.js";
 import { renderPlay } from "./table.js";
 import { openReplayAt } from "./replay.js";
 import { sealed } from "./result.js";
+import { api } from "./transport.js";
 
 const OFF = { lessons: false, coach: false };
 
@@ -114,7 +115,7 @@ export function closeScenes() {
 export async function openLessons() {
   $("settings-menu").open = false;
   const query = state.game && !$("table-view").hidden ? `?game=${encodeURIComponent(state.game.id)}` : "";
-  const r = await fetch(`/api/lessons${query}`);
+  const r = await api(`/api/lessons${query}`);
   const body = await r.json();
   if (!r.ok) { $("message").textContent = body.error; return; }
   state.lessonsShown = body.lessons;
@@ -133,7 +134,7 @@ export async function openReview() {
   state.reviewShown = null;
   $("review-body").replaceChildren(el("p", { class: "about" }, t("teach.reviewing")));
   openScene("review");
-  const r = await fetch(`/api/games/${game.id}/review`, { headers: { "x-cassino-token": game.token } });
+  const r = await api(`/api/games/${game.id}/review`, { headers: { "x-cassino-token": game.token } });
   const body = await r.json();
   if ($("review").hidden) return; // closed while it was worked out
   if (!r.ok) { $("review-body").replaceChildren(el("p", { class: "error" }, body.error)); return; }

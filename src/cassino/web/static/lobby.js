@@ -14,13 +14,14 @@ import { forgetAnnouncement } from "./cues.js";
 import { forgetReplay } from "./replay.js";
 import { hideCount } from "./count.js";
 import { writeInit } from "./account.js";
+import { api, offline } from "./transport.js";
 
 /** What the lobby offers (fetched once: the page's languages come from it too). */
 /** The catalogue key of what a computer player is like: the server names it for a bot program. */
 const aboutKey = (config, name) => config.players.find((p) => p.name === name)?.about || `player.${name}.about`;
 
 export async function loadConfig() {
-  state.config = state.config || (await (await fetch("/api/config")).json());
+  state.config = state.config || (await (await api("/api/config")).json());
   return state.config;
 }
 
@@ -31,7 +32,7 @@ export async function showLobby() {
   await loadConfig();
   renderLobby();
   renderMyGames();
-  state.recentGames = (await (await fetch("/api/games")).json()).games;
+  state.recentGames = (await (await api("/api/games")).json()).games;
   renderRecent();
 }
 
@@ -43,7 +44,7 @@ export function renderRecent() {
   for (const g of games.slice(0, 12)) {
     const what = `${presetName(g.rules.preset)} · ${tn("lobby.n_players", g.rules.players)}`;
     const status = g.status === "over" ? t("lobby.status_over") : t("lobby.status_playing");
-    recent.append(el("li", {}, el("a", { href: `/#game=${g.game}` }, what), el("span", { class: "about" }, ` · ${status} · ${new Date(g.created * 1000).toLocaleString(document.documentElement.lang)}`)));
+    recent.append(el("li", {}, el("a", { href: `#game=${g.game}` }, what), el("span", { class: "about" }, ` · ${status} · ${new Date(g.created * 1000).toLocaleString(document.documentElement.lang)}`)));
   }
   if (!games.length) recent.append(el("li", { class: "about" }, t("lobby.no_games")));
 }
@@ -106,7 +107,8 @@ function renderSeatRows() {
       row.append(name);
     } else {
       const kind = el("select", { name: `kind-${s}`, "aria-label": t("lobby.who_sits", { seat: label }) },
-        el("option", { value: "bot" }, t("lobby.computer")), el("option", { value: "human" }, t("lobby.person")));
+        el("option", { value: "bot" }, t("lobby.computer")),
+        ...(offline ? [] : [el("option", { value: "human" }, t("lobby.person"))])); // offline: nobody to invite
       kind.value = old.kind || "bot";
       const bot = el("select", { name: `bot-${s}`, "aria-label": t("lobby.which_computer", { seat: label }) });
       for (const p of players) bot.append(el("option", { value: p }, playerName(p)));
@@ -207,13 +209,13 @@ export async function startGame(body, learn) {
   $("lobby-error").textContent = "";
   let first = null;
   if ((body.seats || [{ kind: "human" }]).some((s) => s.kind === "human")) {
-    const r = await fetch("/api/deals", writeInit({ method: "POST" }));
+    const r = await api("/api/deals", writeInit({ method: "POST" }));
     const ticket = await r.json().catch(() => ({}));
     if (!r.ok) { $("lobby-error").textContent = ticket.error || t("fair.no_deal"); return; }
     first = { commitment: ticket.commitment, value: window.cassinoDeal.newContribution() };
     body = { ...body, deal: { id: ticket.deal, contribution: first.value } };
   }
-  const r = await fetch("/api/games", writeInit({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+  const r = await api("/api/games", writeInit({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
   const made = await r.json();
   if (!r.ok) { $("lobby-error").textContent = made.error; return; }
   keepInvites(made.game, made);
@@ -241,12 +243,12 @@ export async function renderMyGames() {
   const entries = Object.entries(heldSeats()).sort((a, b) => b[1].at - a[1].at).slice(0, 10);
   if (!entries.length) { list.append(el("li", { class: "about" }, t("lobby.no_my_games"))); return; }
   for (const [id, held] of entries) {
-    const item = el("li", {}, el("a", { href: `/#game=${id}&token=${held.token}` },
+    const item = el("li", {}, el("a", { href: `#game=${id}&token=${held.token}` },
       `${presetName(held.preset || "classic")} · ${tn("lobby.n_players", held.players || 2)}`));
     const info = el("span", { class: "about" }, ` · ${new Date(held.at).toLocaleString(document.documentElement.lang)}`);
     item.append(info);
     list.append(item);
-    fetch(`/api/games/${id}`, { headers: { "x-cassino-token": held.token } }).then(async (r) => {
+    api(`/api/games/${id}`, { headers: { "x-cassino-token": held.token } }).then(async (r) => {
       if (!r.ok) { item.remove(); return; }
       const st = await r.json();
       info.textContent = " · " + (st.status === "over" ? t("lobby.status_over")
@@ -258,7 +260,7 @@ export async function renderMyGames() {
 // ------------------------------------------------------------------ invitations and opening a table
 /** An invitation link: take its seat (once), or go back to the seat this browser took with it. */
 export async function claim(id, invite) {
-  const r = await fetch(`/api/games/${id}/claim`, writeInit({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite }) }));
+  const r = await api(`/api/games/${id}/claim`, writeInit({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invite }) }));
   const body = await r.json().catch(() => ({}));
   if (r.ok) {
     holdSeat(id, { token: body.token, seat: body.seat });

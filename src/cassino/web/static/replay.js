@@ -12,6 +12,7 @@ import { you, viewer, seatName } from "./seats.js";
 import { render } from "./table.js";
 import { animate, sayAgain } from "./cues.js";
 import { noteText } from "./learning.js";
+import { api } from "./transport.js";
 
 // ------------------------------------------------------------------ positions (no page needed)
 /** How many moves had been made at each frame: a deal adds none. */
@@ -71,11 +72,28 @@ async function loadFrames() {
   const id = state.game.id;
   if (state.replay?.game === id) return state.replay.frames;
   if (state.record?.game === id) return state.record.frames;
-  const r = await fetch(`/api/games/${id}/record`);
+  const r = await api(`/api/games/${id}/record`);
   const record = await r.json();
   if (!r.ok) { $("message").textContent = record.error; return null; }
-  state.record = { game: id, frames: record.frames };
+  state.record = { game: id, frames: record.frames, text: record.record };
   return record.frames;
+}
+
+/** Save the finished game's record (the text `cassino record check` reads) as a file. */
+export async function saveRecord() {
+  const id = state.game.id;
+  if (state.record?.game !== id) {
+    const r = await api(`/api/games/${id}/record`);
+    const record = await r.json();
+    if (!r.ok) { $("message").textContent = record.error; return; }
+    state.record = { game: id, frames: record.frames, text: record.record };
+  }
+  const url = URL.createObjectURL(new Blob([state.record.text], { type: "text/plain" }));
+  const link = el("a", { href: url, download: `casino-${state.record.game}.txt`, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 /** Open the replay at the start ("Replay with every hand shown"). */

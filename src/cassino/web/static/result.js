@@ -43,4 +43,5 @@ export function renderOverLinks(st) {
   back.hidden = !tour;
   if (tour) back.href = `/tournament/${encodeURIComponent(tour.id)}`;
   $("replay-button").hidden = sealed(st);
+  $("record-button").hidden = sealed(st);
 }
