@@ -26,9 +26,12 @@ if tar -tzf "$sdist" | grep -E '\.(so|pyd)$|/_build\.json$' >&2; then
   fail "the sdist holds build output of this tree"
 fi
 
-# The page's files travel in both: the card art (vendored, with its licence) most of all.
+# The page's files travel in both: the card art and Pyodide (vendored, with their licences) most of
+# all; and the engine's Python sources, which the page that plays offline runs (web/site.py).
 sdist_files="$(tar -tzf "$sdist")" wheel_files="$("$py" -m zipfile -l "$wheel")"
-for part in web/static/index.html web/static/vendor/svg-cards/svg-cards.svg web/static/vendor/svg-cards/LICENSE; do
+for part in web/static/index.html web/static/vendor/svg-cards/svg-cards.svg web/static/vendor/svg-cards/LICENSE \
+  web/static/worker.js web/static/sw.js web/static/icons/icon-512.png web/static/vendor/pyodide/pyodide.asm.wasm \
+  web/static/vendor/pyodide/python_stdlib.zip web/static/vendor/pyodide/LICENSE state.py web/offline.py; do
   grep -q "/src/cassino/$part$" <<<"$sdist_files" || fail "the sdist lacks cassino/$part"
   grep -q "^cassino/$part " <<<"$wheel_files" || fail "the wheel lacks cassino/$part"
 done

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from cassino.learn import CATEGORIES, all_lessons
 from cassino.players import LEVELS
 from cassino.web import create_app
-from cassino.web.app import config
+from cassino.web.page_config import config
 from positions import first_deal
 from web_support import assert_no_leak, create, get, hidden_by_version
 

@@ -24,8 +24,8 @@ from hypothesis import given, settings
 
 from cassino import Game, Rules, RulesError, make_rules
 from cassino.rules import OPTION_NAMES, OPTIONS, PRESETS, CourtCapture, Scoring, Tiebreak, TrailRestriction
-from cassino.web.app import config, table_players
 from cassino.web.i18n import LANGUAGES, catalogue, check_catalogues, placeholders, po_path
+from cassino.web.page_config import config, table_players
 from strategies import rules_st
 
 CONFIG = config()

@@ -32,7 +32,7 @@ export const engineSentences = () =>
   fromServer(`import sys\nsys.path.insert(0, ${JSON.stringify(path.join(ROOT, "tests"))})\nfrom sentence_cases import cases_json\nprint(cases_json())`);
 
 /** What GET /api/config serves. */
-export const serverConfig = () => fromServer("import json\nfrom cassino.web.app import config\nprint(json.dumps(config()))");
+export const serverConfig = () => fromServer("import json\nfrom cassino.web.page_config import config\nprint(json.dumps(config()))");
 
 /** localStorage as a browser keeps it, in memory (installed as globalThis.localStorage by a test). */
 export class MemoryStorage {

@@ -30,15 +30,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..cards import CARD_NAMES
 from ..club.accounts import Accounts, Passwords
-from ..players import LEVELS
-from ..rules import OPTIONS, PARTNERSHIP_PLAYERS, PLAYER_COUNTS, PRESETS, OptionValue, Rules
-from ..table import DEFAULT_OPPONENT
 from .accounts import CrossSiteGuard, add_account_routes
 from .answers import Searches, answer_message, created, error_frame, lessons
 from .card_images import back_svg, card_svg
 from .daily import Daily, add_daily_routes
 from .errors import ListenError, ServiceError
-from .i18n import LANGUAGE_NAMES, LANGUAGES, catalogue_json
+from .i18n import LANGUAGES, catalogue_json
 from .leave import GRACE
 from .limits import (
     JSON_TYPE,
@@ -51,16 +48,15 @@ from .limits import (
     whole_number,
 )
 from .model import LiveGame
+from .page_config import config
 from .payloads import state_payload
 from .programs import Programs
 from .rating_store import RatingStore
 from .ratings import Ratings, add_rating_routes
-from .requests import bot_player
 from .seeks import Lobby, add_seek_routes
 from .service import EXPIRE_AFTER, GameService
 from .site import OFFLINE_POLICY, media_type, read, site_files
 from .store import Store, database_url
-from .teaching import tutorial
 from .thinking import DEFAULT_WORKERS, Thinkers
 from .tournaments import Tournaments, add_tournament_routes
 
@@ -166,74 +162,6 @@ def _same_origin(websocket: WebSocket, allowed: Collection[str]) -> bool:
         return True
     host = websocket.headers.get("host", "")
     return origin.lower() in allowed or origin.lower().partition("://")[2] == host.lower()
-
-
-def table_players() -> list[dict[str, str]]:
-    """The computer players the lobby offers people: the ladder of levels, gentlest first, each
-    with the ``lobby`` catalogue keys of its plain name and of how it plays. The engines under
-    them (``random``, ``greedy``, ``heuristic``, ``search``) still sit at any table the API makes,
-    for bot writers, but are not offered: two of them are levels already (``expert`` and
-    ``master``) and the other two play worse than any level, so listing them would only make
-    people wonder which to choose."""
-    out = []
-    for level in LEVELS:
-        bot_player(level.name, 0)  # every level may sit at a table: one that could not is a bug
-        out.append({"name": level.name, "label": f"player.{level.name}.name", "about": f"player.{level.name}.about"})
-    return out
-
-
-def config() -> dict[str, Any]:
-    """What the lobby offers, from the option schema of ``rules.OPTIONS``, keyed for translation
-    (every text is in the ``lobby`` catalogue): the presets in order with their option values;
-    each option with its kind, choices, default in each preset, when it matters (``needs``,
-    ``needs_not``, ``needs_sides``) and which values are refused unless a condition holds; the
-    seats; the computer players; the guided first game of "Learn to play"; and the page's languages
-    (code and name, English first: the page builds its language menu from them)."""
-
-    def word(value: OptionValue) -> str:
-        """A value as catalogue keys write it (``true``, ``count_out``), like JSON."""
-        return str(value).lower() if isinstance(value, bool) else str(value)
-
-    presets = [
-        {
-            "name": p,
-            "label": f"preset.{p}.name",
-            "about": f"preset.{p}.about",
-            "options": {o.name: getattr(r, o.name) for o in OPTIONS},
-        }
-        for p, r in PRESETS.items()
-    ]
-    options = []
-    for o in OPTIONS:
-        key = f"option.{o.name}"
-        entry: dict[str, Any] = {
-            "name": o.name,
-            "type": o.type,
-            "label": f"{key}.label",
-            "about": f"{key}.about",
-            "choices": list(o.choices),
-            "choice_labels": {c: f"{key}.choice.{c}" for c in o.choices},
-            "default": o.default,
-            "defaults": {p: getattr(r, o.name) for p, r in PRESETS.items()},
-            **o.matters.to_json(),
-            "refused": [
-                {"value": ref.value, "unless": ref.unless.to_json(), "reason": f"{key}.refused.{word(ref.value)}"}
-                for ref in o.refused
-            ],
-        }
-        if o.minimum is not None:
-            entry["min"] = o.minimum
-        options.append(entry)
-    seats = {"players": list(PLAYER_COUNTS), "default": Rules().players, "partnerships_players": PARTNERSHIP_PLAYERS}
-    return {
-        "presets": presets,
-        "options": options,
-        "seats": seats,
-        "players": table_players(),
-        "default_player": DEFAULT_OPPONENT,
-        "tutorial": tutorial(),
-        "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],
-    }
 
 
 def create_app(
@@ -423,6 +351,19 @@ def create_app(
     async def create_game(request: Request) -> dict[str, Any]:
         live, tokens, invites = service.create(await _json_body(request), client=client_of(request))
         return created(service, live, tokens, invites)
+
+    @app.post("/api/games/{game_id}/claim")
+    async def claim_seat(game_id: str, request: Request) -> dict[str, Any]:
+        seat, token = service.claim(game_id, await _json_body(request))
+        return {"seat": seat, "token": token, "link": f"/#game={game_id}&token={token}"}
+
+    @app.post("/api/games/{game_id}/claim-game")
+    async def claim_game(game_id: str, request: Request) -> dict[str, Any]:
+        """Claim a rated game from a seat whose person left for the grace time, or whose move clock
+        ran out (``leave``): that seat forfeits. Not ``/claim``, which exchanges an invitation."""
+        token = _token(request)
+        live = service.claim_game(game_id, token, await _json_body(request), client=client_of(request))
+        return state_payload(live, service.seat_of(live, token))
 
     @app.get("/api/games/{game_id}")
     async def get_state(game_id: str, request: Request) -> dict[str, Any]:

@@ -152,8 +152,8 @@ def manifest() -> bytes:
 def site_files() -> dict[str, SiteFile]:
     """Every file of the site by its path in it, the service worker last (it lists the others
     with their version, so that a new version of any of them installs afresh)."""
-    from .app import config  # the lobby's settings: the server's own answer to /api/config
-    from .i18n import LANGUAGES, catalogue_json
+    from .i18n import LANGUAGES, catalogue_json  # only here: Babel reads the catalogues
+    from .page_config import config
 
     files: dict[str, SiteFile] = {"index.html": offline_index()}
     for path in sorted(STATIC.rglob("*")):

@@ -46,6 +46,8 @@ export function flyAway(old, target, ms = 350, delay = 0) {
   ghost.removeAttribute("data-testid");
   ghost.removeAttribute("id");
   ghost.setAttribute("aria-hidden", "true");
+  ghost.inert = true; // a picture in flight: nothing in it takes focus or a click
+  for (const f of [ghost, ...ghost.querySelectorAll("button, a, input, select")]) f.tabIndex = -1;
   Object.assign(ghost.style, {
     position: "fixed", left: `${old.rect.left}px`, top: `${old.rect.top}px`,
     width: `${old.rect.width}px`, height: `${old.rect.height}px`, margin: "0", zIndex: "50", pointerEvents: "none",

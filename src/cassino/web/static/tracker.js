@@ -3,7 +3,7 @@
 // up), read from the payload alone.
 
 import { el } from "./dom.js";
-import { cardText, t } from "./i18n.js";
+import { cardText, t, tn } from "./i18n.js";
 
 const ACES = ["Ac", "Ad", "Ah", "As"];
 const CASINOS = ["Td", "2s"];
@@ -58,8 +58,8 @@ export function trackerView(st, sideName) {
       "data-spades": String(tally.spades), "data-sweeps": String(tally.sweeps),
     },
     el("strong", {}, sideName(tally.side)),
-    el("span", {}, t("tracker.cards", { n: tally.cards })),
+    el("span", {}, tn("tracker.cards", tally.cards)),
     el("span", {}, t("tracker.spades", { n: tally.spades })),
-    tally.sweeps ? el("span", {}, t("tracker.sweeps", { n: tally.sweeps })) : null,
+    tally.sweeps ? el("span", {}, tn("tracker.sweeps", tally.sweeps)) : null,
     ...[...tally.aces, ...tally.casinos].map((card) => el("span", { class: "tracker-card", "data-card": card }, cardText(card))))));
 }
