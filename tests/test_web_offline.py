@@ -111,6 +111,7 @@ async def test_a_whole_game_in_the_page_and_its_record(players: int, partnership
     assert state["status"] == "over" and state["winner"] is not None
     status, record = await page.request("GET", f"/api/games/{game}/record")
     assert status == 200
+    assert '[Site "cassino in the browser, offline"]' in record["record"]
     replayed = check_record(record["record"])
     assert replayed.over and list(replayed.scores) == record["scores"] == state["scores"]
     assert [h["hand"] for h in record["hands"]] == list(range(1, len(record["hands"]) + 1))

@@ -75,6 +75,7 @@ class Offline:
             bot_delay=bot_delay,
             expire_after=float("inf"),
             thinkers=InlineThinkers(),
+            site="cassino in the browser, offline",
         )
         self.sockets: dict[int, _Socket] = {}
         """The open sockets, by the page's number (their client is the empty key: the page's one

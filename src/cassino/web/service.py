@@ -81,14 +81,18 @@ class GameService:
         thinkers: Thinkers | None = None,
         programs: Programs | None = None,
         grace: float = GRACE,
+        site: str = "cassino serve",
     ) -> None:
         """``expire_after``: seconds without a move before a game is abandoned; the rates: each
         client's token buckets for new games and for moves; ``clock``: epoch seconds (tests fake it);
         ``thinkers``: where computer players and coaches search (default: threads of this process);
         ``programs``: the bot programs a seat may name (``--allow-bots``; None: none); ``grace``:
-        seconds one who left a rated game has to come back before the others may claim it."""
+        seconds one who left a rated game has to come back before the others may claim it; ``site``:
+        where its games are played, as their records say."""
         self.programs = programs
         self.grace = grace
+        self.site = site
+        """Where its games are played, as their records' ``Site`` tag says."""
         self.store = store
         self.thinkers = thinkers or Thinkers(workers=0)
         self.expire_after = expire_after
@@ -570,7 +574,7 @@ class GameService:
         if live.sealed:
             raise ServiceError(403, SEALED.format(deal=live.shared_deal))
         date = time.strftime("%Y.%m.%d", time.gmtime(live.created))
-        tags = {"Event": "Web game", "Site": "cassino serve", "Date": date}
+        tags = {"Event": "Web game", "Site": self.site, "Date": date}
         shared = {"shared_deal": live.shared_deal} if live.shared_deal is not None else {}
         return {
             "game": live.id,
