@@ -309,6 +309,8 @@ def test_cassino_serve_offers_it_at_offline(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.content == site_files()["index.html"]
         assert r.headers["content-security-policy"] == OFFLINE_POLICY and "'wasm-unsafe-eval'" in OFFLINE_POLICY
         assert r.headers["cache-control"] == "no-cache"
+        again = client.get("/offline/", headers={"if-none-match": r.headers["etag"]})
+        assert again.status_code == 304 and again.content == b""
         wasm = client.get("/offline/static/vendor/pyodide/pyodide.asm.wasm")
         assert wasm.headers["content-type"] == "application/wasm"
         assert wasm.content == (PYODIDE / "pyodide.asm.wasm").read_bytes()

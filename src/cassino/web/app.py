@@ -55,7 +55,7 @@ from .rating_store import RatingStore
 from .ratings import Ratings, add_rating_routes
 from .seeks import Lobby, add_seek_routes
 from .service import EXPIRE_AFTER, GameService
-from .site import OFFLINE_POLICY, media_type, read, site_files
+from .site import OFFLINE_POLICY, media_type, read, site_etag, site_files
 from .store import Store, database_url
 from .thinking import DEFAULT_WORKERS, Thinkers
 from .tournaments import Tournaments, add_tournament_routes
@@ -297,13 +297,17 @@ def create_app(
         return RedirectResponse("/offline/", status_code=308)
 
     @app.get("/offline/{path:path}")
-    async def offline_file(path: str) -> Response:
-        """The page that plays offline (``site``): the same files ``cassino site`` writes."""
-        found = site_files().get(path or "index.html")
-        if found is None:
+    async def offline_file(path: str, request: Request) -> Response:
+        """The page that plays offline (``site``): the same files ``cassino site`` writes, each
+        checked again on every use (``no-cache``) and answered 304 when the browser has it."""
+        name = path or "index.html"
+        if name not in site_files():
             raise ServiceError(404, f"the page that plays offline has no file {path!r}")
-        headers = {"Cache-Control": "no-cache", "content-security-policy": OFFLINE_POLICY}
-        return Response(read(found), media_type=media_type(path or "index.html"), headers=headers)
+        tag = site_etag(name)
+        headers = {"Cache-Control": "no-cache", "ETag": tag, "content-security-policy": OFFLINE_POLICY}
+        if tag in (t.strip() for t in request.headers.get("if-none-match", "").split(",")):
+            return Response(status_code=304, headers=headers)
+        return Response(read(site_files()[name]), media_type=media_type(name), headers=headers)
 
     @app.get("/cards/{name}.svg")
     async def card_image(name: str) -> Response:

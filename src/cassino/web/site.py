@@ -180,6 +180,12 @@ def site_files() -> dict[str, SiteFile]:
     return files
 
 
+@cache
+def site_etag(name: str) -> str:
+    """A site file's entity tag: its content's hash, so a browser holding it is answered 304."""
+    return '"' + hashlib.sha256(read(site_files()[name])).hexdigest()[:32] + '"'
+
+
 def read(file: SiteFile) -> bytes:
     """A site file's bytes."""
     return file if isinstance(file, bytes) else file.read_bytes()

@@ -66,11 +66,18 @@ function route(moved = null) {
 /** The page that plays offline: keep the site for use without a network, start the engine at
  * once, and say how it is doing (in the lobby, and in the connection line). */
 function startOffline() {
-  keepSite((apply) => {
-    $("offline-update").hidden = false;
-    $("offline-reload").onclick = apply;
+  let kept = false;
+  watchEngine((engine) => {
+    showEngine(engine);
+    // kept once the engine has started: the page's own loads are then in the browser's cache,
+    // and the service worker's copy of each is a check with the server, not a second download
+    if (engine.state !== "ready" || kept) return;
+    kept = true;
+    keepSite((apply) => {
+      $("offline-update").hidden = false;
+      $("offline-reload").onclick = apply;
+    });
   });
-  watchEngine(showEngine);
   warmEngine();
 }
 

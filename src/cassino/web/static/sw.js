@@ -9,8 +9,10 @@ const FILES = ["__FILES__"];
 const CACHE = `cassino-offline-${VERSION}`;
 
 self.addEventListener("install", (event) => {
-  // every file or none: a half-kept site would fail later, offline, where nothing can mend it
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))));
+  // every file or none: a half-kept site would fail later, offline, where nothing can mend it.
+  // "no-cache": each file is checked with the server, which sends again only what changed (the
+  // files the first visit has just loaded come back as 304 Not Modified, not a second download)
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "no-cache" })))));
 });
 
 self.addEventListener("activate", (event) => {
