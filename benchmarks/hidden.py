@@ -133,7 +133,7 @@ def main() -> None:
         spec = f"told:p={p}"
         jobs = [(spec, "search", args.preset, deal) for deal in range(args.first, args.first + args.deals)]
         with Pool(args.workers) as pool:
-            diffs = [part["deal difference"] / 2 for part in pool.imap(partial(play_deal, ask=ask), jobs)]
+            diffs = [part["deal difference"] / 2 for part, _ in pool.imap(partial(play_deal, ask=ask), jobs)]
         mean, error = mean_and_error(diffs)
         rows.append({"p": p, "points_a_hand": round(mean, 3), "error": round(error, 3), "deals": args.deals})
         print(f"p={p:<5} {mean:+.3f} ± {error:.3f} a hand")

@@ -296,6 +296,37 @@ def test_search_work_cap_bounds_the_worlds_searched() -> None:
     assert again.choose(view) == first and again.last_worlds == budget.last_worlds
 
 
+def test_racing_drops_the_candidates_clearly_behind() -> None:
+    """``race``: a candidate whose loss to the leader, world by world, is beyond ``race`` standard
+    errors of nothing is searched no more; one within them stays, and the leader always does."""
+    player = SearchPlayer(seed=1, race=2.0)
+    lead, close, behind = 1, 2, 3
+    seen = [{lead: 5.0 + d, close: 5.0 + d + wobble, behind: 3.0 + d} for d, wobble in zip(
+        [0.0, 1.0, -1.0, 0.5, 2.0, -0.5], [-1.0, 0.8, -0.6, 0.9, -0.9, 0.6], strict=True)]  # fmt: skip
+    assert player._raced([lead, close, behind], seen) == [lead, close]
+    assert player._raced([behind], seen) == [behind]
+
+
+def test_racing_searches_fewer_positions_for_the_same_worlds() -> None:
+    """With racing, the same worlds cost fewer positions once the weak moves drop out, and the
+    same seed still gives the same move."""
+    states = [s for s in _positions(make_rules("classic"), seed=8, count=60) if len(s.legal_codes()) > 4][:6]
+    assert len(states) == 6
+    works = {"plain": 0, "raced": 0}
+    for state in states:
+        view = view_of(state, state.to_move)
+        plain, raced = SearchPlayer(seed=3, worlds=24, work=0), SearchPlayer(seed=3, worlds=24, work=0, race=1.0)
+        plain.choose(view)
+        move = raced.choose(view)
+        assert move in view.legal and plain.last_worlds == raced.last_worlds == 24
+        assert raced.last_work <= plain.last_work
+        works["plain"] += plain.last_work
+        works["raced"] += raced.last_work
+        again = SearchPlayer(seed=3, worlds=24, work=0, race=1.0)
+        assert again.choose(view) == move
+    assert works["raced"] < 0.8 * works["plain"], works
+
+
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("royal", 2), ("classic", 3), ("classic", 4)])
 def test_deal_moves_rebuild_each_position_of_the_deal(preset: str, players: int) -> None:
     """Replaying public play gives, for every other seat's move of this deal, exactly the table,

@@ -171,7 +171,11 @@ class SearchPlayer:
         work: int = 20_000,
         infer: float = 0.2,
         floor: float = 0.05,
+        race: float = 0.0,
+        race_after: int = 6,
     ) -> None:
+        self.race = float(race)
+        self.race_after = int(race_after)
         self.work = int(work)
         self.infer = float(infer)
         self.floor = float(floor)
@@ -266,17 +270,25 @@ class SearchPlayer:
         deadline = time.perf_counter() + self.time_budget if self.time_budget > 0 and worlds is None else None
         done = 0
         work = spent
+        live = list(candidates)
+        seen: list[dict[MoveCode, float]] = []
         while True:
             if deadline is not None:
                 if time.perf_counter() >= deadline and done:
                     break
             elif done >= budget or (self.work and work >= self.work and done):
                 break
-            values, nodes = self.world_values(make_world(), candidates, side)
+            values, nodes = self.world_values(make_world(), live, side)
             for code, v in values.items():
                 totals[code] += v
             work += nodes
             done += 1
+            if self.race > 0:
+                seen.append(values)
+                if done >= self.race_after and len(live) > 1:
+                    live = self._raced(live, seen)
+        if len(live) < len(candidates):
+            totals = {code: totals[code] for code in live}
         self.last_worlds = done
         self.last_work = work
         if ratings and self.prior:
@@ -284,6 +296,25 @@ class SearchPlayer:
                 totals[code] += self.prior * done * ratings.get(code, 0.0)
         best = max(totals.values())
         return self.rng.choice([c for c, t in totals.items() if t == best])
+
+
+    def _raced(self, live: list[MoveCode], seen: list[dict[MoveCode, float]]) -> list[MoveCode]:
+        """The candidates still in the race: those whose mean loss to the leader, world by world
+        (only differences within a world compare), is within ``race`` standard errors of nothing.
+        The rest are searched no more, so the worlds left go to the moves that may still win."""
+        leader = max(live, key=lambda code: sum(world.get(code, 0.0) for world in seen))
+        kept = []
+        for code in live:
+            if code == leader:
+                kept.append(code)
+                continue
+            losses = [world.get(code, 0.0) - world.get(leader, 0.0) for world in seen]
+            n = len(losses)
+            mean = sum(losses) / n
+            spread = (sum((x - mean) ** 2 for x in losses) / (n - 1)) ** 0.5 if n > 1 else 0.0
+            if mean + self.race * spread / n**0.5 >= 0:
+                kept.append(code)
+        return kept
 
 
 class CheaterPlayer(SearchPlayer):
@@ -330,6 +361,8 @@ SETTINGS: Final[dict[str, type[int] | type[float]]] = {
     "work": int,
     "infer": float,
     "floor": float,
+    "race": float,
+    "race_after": int,
 }
 """The settings of ``search`` and ``cheater`` (``SearchPlayer``'s parameters) and their kinds."""
 
