@@ -297,7 +297,6 @@ class SearchPlayer:
         best = max(totals.values())
         return self.rng.choice([c for c, t in totals.items() if t == best])
 
-
     def _raced(self, live: list[MoveCode], seen: list[dict[MoveCode, float]]) -> list[MoveCode]:
         """The candidates still in the race: those whose mean loss to the leader, world by world
         (only differences within a world compare), is within ``race`` standard errors of nothing.
