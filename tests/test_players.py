@@ -303,8 +303,9 @@ def test_racing_drops_the_candidates_clearly_behind() -> None:
     lead, close, behind = 1, 2, 3
     seen = [{lead: 5.0 + d, close: 5.0 + d + wobble, behind: 3.0 + d} for d, wobble in zip(
         [0.0, 1.0, -1.0, 0.5, 2.0, -0.5], [-1.0, 0.8, -0.6, 0.9, -0.9, 0.6], strict=True)]  # fmt: skip
-    assert player._raced([lead, close, behind], seen) == [lead, close]
-    assert player._raced([behind], seen) == [behind]
+    totals = {code: sum(world[code] for world in seen) for code in (lead, close, behind)}
+    assert player._raced([lead, close, behind], seen, totals) == [lead, close]
+    assert player._raced([behind], seen, totals) == [behind]
 
 
 def test_racing_searches_fewer_positions_for_the_same_worlds() -> None:

@@ -286,7 +286,7 @@ class SearchPlayer:
             if self.race > 0:
                 seen.append(values)
                 if done >= self.race_after and len(live) > 1:
-                    live = self._raced(live, seen)
+                    live = self._raced(live, seen, totals)
         if len(live) < len(candidates):
             totals = {code: totals[code] for code in live}
         self.last_worlds = done
@@ -297,11 +297,14 @@ class SearchPlayer:
         best = max(totals.values())
         return self.rng.choice([c for c, t in totals.items() if t == best])
 
-    def _raced(self, live: list[MoveCode], seen: list[dict[MoveCode, float]]) -> list[MoveCode]:
+    def _raced(
+        self, live: list[MoveCode], seen: list[dict[MoveCode, float]], totals: dict[MoveCode, float]
+    ) -> list[MoveCode]:
         """The candidates still in the race: those whose mean loss to the leader, world by world
-        (only differences within a world compare), is within ``race`` standard errors of nothing.
+        (only differences within a world compare), is within ``race`` standard errors of nothing;
+        the leader has the best of ``totals``, each live move's sum over the worlds ``seen``.
         The rest are searched no more, so the worlds left go to the moves that may still win."""
-        leader = max(live, key=lambda code: sum(world.get(code, 0.0) for world in seen))
+        leader = max(live, key=lambda code: totals[code])
         kept = []
         for code in live:
             if code == leader:
