@@ -21,9 +21,11 @@ from .rows import MAX_REASON, TICKET_SECONDS, HandRow, InviteRow, MoveRow, Progr
 
 
 class MemoryChat:
-    """The chat at each table, in memory (``chat_store.ChatStore``'s answers)."""
+    """The chat at each table, in memory (``chat_store.ChatStore``'s answers); ``on_change(game_id)``
+    hears of every write, as the store's own do."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_change: Callable[[str], None]) -> None:
+        self.on_change = on_change
         self.modes: dict[str, str] = {}
         self.quiet: dict[str, set[int]] = {}
         self.messages: dict[str, list[ChatMessage]] = {}
@@ -31,6 +33,7 @@ class MemoryChat:
 
     def set_mode(self, game_id: str, mode: str) -> None:
         self.modes[game_id] = mode
+        self.on_change(game_id)
 
     def table(self, game_id: str) -> TableChat:
         return TableChat(self.modes.get(game_id, "phrases"), set(self.quiet.get(game_id, ())))
@@ -41,6 +44,7 @@ class MemoryChat:
             seats.add(seat)
         else:
             seats.discard(seat)
+        self.on_change(game_id)
 
     def add(
         self, game_id: str, seat: int, name: str, at: float, limit: ChatLimit, phrase: str | None, text: str | None
@@ -53,6 +57,7 @@ class MemoryChat:
         message = ChatMessage(self.last_id, seat, name, at, phrase, text)
         kept.append(message)
         del kept[: -limit.keep]
+        self.on_change(game_id)
         return message
 
     def history(self, game_id: str, limit: int) -> list[ChatMessage]:
@@ -67,16 +72,12 @@ class MemoryStore:
         self.games: dict[str, StoredGame] = {}
         self.presses: dict[str, dict[int, set[int]]] = {}
         self.tickets: dict[str, tuple[str, float]] = {}
-        self._chat = MemoryChat()
+        self._chat = MemoryChat(self._changed)
         self.on_change = on_change
 
     @property
     def chat(self) -> MemoryChat:
         return self._chat
-
-    def describe(self) -> str:
-        """Where the games are, in words."""
-        return "this browser"
 
     def _game(self, game_id: str) -> StoredGame:
         game = self.games.get(game_id)
@@ -295,10 +296,3 @@ class MemoryStore:
         self.chat.messages[game.id] = messages
         self.chat.last_id = max([self.chat.last_id, *(m.id for m in messages)])
         return game.id
-
-    def forget(self, game_id: str) -> None:
-        """Drop a game (the page deleted it)."""
-        self.games.pop(game_id, None)
-        self.presses.pop(game_id, None)
-        for kept in (self.chat.modes, self.chat.quiet, self.chat.messages):
-            kept.pop(game_id, None)
