@@ -9,7 +9,10 @@ pooled figure (root mean square over every move of every position) is the noise 
 estimate on average; the margin suggested is 2.5 times the 90th percentile, so that it covers the
 noisier positions too. Also timed: seconds per position valued.
 
-    python benchmarks/coach_noise.py [--positions 60] [--seeds 8] [--worlds 64]
+    python benchmarks/coach_noise.py [--positions 60] [--seeds 8] [--worlds 24] [--plain]
+
+``--plain`` draws each world independently, as the coach did before its worlds were balanced
+(``worlds.BalancedDeals``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--seeds", type=int, default=8)
     parser.add_argument("--worlds", type=int, default=WORLDS)
+    parser.add_argument("--plain", action="store_true", help="independent worlds, not balanced ones")
     args = parser.parse_args()
     views = positions(args.positions, 1)
     squares: list[float] = []
@@ -61,7 +65,7 @@ def main() -> None:
         losses: dict[int, list[float]] = {code: [] for code in view.legal}
         bests = set()
         for seed in range(args.seeds):
-            coach = Coach(seed=seed, worlds=args.worlds)
+            coach = Coach(seed=seed, worlds=args.worlds, balanced=not args.plain)
             start = time.perf_counter()
             ranked = coach.values(view)
             elapsed += time.perf_counter() - start
@@ -76,7 +80,8 @@ def main() -> None:
             squares.append(sd * sd)
     pooled = math.sqrt(sum(squares) / len(squares))
     per_move.sort()
-    print(f"{len(views)} positions, {len(per_move)} moves, {args.seeds} seeds, {args.worlds} worlds each")
+    kind = "independent" if args.plain else "balanced"
+    print(f"{len(views)} positions, {len(per_move)} moves, {args.seeds} seeds, {args.worlds} {kind} worlds each")
     print(
         f"sd of a loss estimate: pooled {pooled:.3f}, median {per_move[len(per_move) // 2]:.3f}, "
         f"90th percentile {per_move[int(len(per_move) * 0.9)]:.3f}, largest {per_move[-1]:.3f} points"

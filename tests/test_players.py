@@ -26,9 +26,10 @@ from cassino.players import (
 from cassino.players.base import _REGISTRY, decide, parse_spec
 from cassino.players.errors import PlayerSpecError
 from cassino.players.evaluate import deal_moves, passed_over
+from cassino.players.heuristic import rate_moves
 from cassino.players.search import SearchPlayer
 from cassino.players.solver import Solver, cards_known, world_of
-from cassino.players.worlds import WorldSampler, move_likelihood, sample_world
+from cassino.players.worlds import BalancedDeals, WorldSampler, move_likelihood, sample_world
 from cassino.rules import Rules, make_rules
 from cassino.state import State
 from cassino.view import view_of
@@ -404,6 +405,83 @@ def test_world_sampler_keeps_worlds_consistent_and_repeats_by_seed() -> None:
             assert world.hands == second().hands
             drawn += 1
     assert drawn >= 40
+
+
+def test_balanced_worlds_match_the_view_and_deal_every_card_evenly() -> None:
+    """``BalancedDeals``: each world matches the view (hand sizes, build owners' cards), and over
+    the worlds every unseen card lands in the other hands as often as any other, give or take one
+    (one shuffle after another: never the pile-up of independent deals)."""
+    checked = 0
+    for preset, players in (("classic", 2), ("royal", 3), ("classic", 4)):
+        for state in _positions(make_rules(preset, players=players), seed=players, count=20):
+            seat = state.to_move
+            view = view_of(state, seat)
+            deals = BalancedDeals(view, random.Random(5))
+            unseen = cards_of(int(view.unseen))
+            times = dict.fromkeys(unseen, 0)
+            for _ in range(40):
+                world = deals()
+                assert view_of(world, seat, view.history) == view
+                assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
+                for _mask, value, owner in world.builds:
+                    if owner != seat and world.hands[owner]:
+                        assert world.hands[owner] & (ACES_MASK if value == 14 else RANK_MASKS[value - 1])
+                for other, hand in enumerate(world.hands):
+                    if other != seat:
+                        for c in cards_of(hand):
+                            times[c] += 1
+            if deals.free and deals.need:
+                assert max(times.values()) - min(times.values()) <= 1, times
+                checked += 1
+    assert checked >= 30
+
+
+def test_balanced_worlds_read_only_the_view() -> None:
+    """Two positions that differ only in the hidden cards (the other hand and the stock) give the
+    seat the same view, and the same seed deals the same balanced worlds from either."""
+    state = Game(make_rules("classic"), seed=11).state
+    seat = state.to_move
+    other = 1 - seat
+    pool = cards_of(state.hands[other]) + list(state.remaining_stock)
+    random.Random(1).shuffle(pool)
+    hands = list(state.hands)
+    hands[other] = mask_of(pool[:4])
+    swapped = State(state.rules, dealer=state.dealer, to_move=seat, hands=hands, loose=state.loose,
+                    builds=state.builds, stock=pool[4:], captured=state.captured)  # fmt: skip
+    assert swapped.hands != state.hands and view_of(swapped, seat) == view_of(state, seat)
+    first = BalancedDeals(view_of(state, seat), random.Random(9))
+    second = BalancedDeals(view_of(swapped, seat), random.Random(9))
+    for _ in range(30):
+        a, b = first(), second()
+        assert a.hands == b.hands and a.stock == b.stock
+
+
+def test_a_world_drawn_again_is_searched_once() -> None:
+    """Late in a deal many worlds repeat (the other hand holds one card): the search values each
+    distinct world once and counts it each time it is drawn. Its move is the one every draw
+    searched afresh gives, and the positions it visits are exactly those of the distinct worlds."""
+    rules = make_rules("classic")
+    state = next(s for s in _positions(rules, seed=3, count=200)
+                 if s.hands[1 - s.to_move].bit_count() == 1 and s.remaining_stock and len(s.legal_codes()) > 2)  # fmt: skip
+    view = view_of(state, state.to_move)
+    side = rules.side_of(view.seat)
+    player = SearchPlayer(seed=4, worlds=60, work=0, infer=0)
+    move = player.choose(view)
+    rng = random.Random(4)
+    worlds = [sample_world(view, rng) for _ in range(60)]
+    candidates = [c for _, c in sorted(rate_moves(view), key=lambda rc: -rc[0])[:12]]
+    totals = dict.fromkeys(candidates, 0.0)
+    work, searched = 0, set()
+    for world in worlds:
+        values, nodes = SearchPlayer(seed=0).world_values(world, candidates, side)
+        for code, v in values.items():
+            totals[code] += v
+        if world.hands not in searched:
+            searched.add(world.hands)
+            work += nodes
+    best = max(totals.values())
+    assert move == rng.choice([c for c, t in totals.items() if t == best])
+    assert len(searched) < 60 and player.last_worlds == 60 and player.last_work == work
 
 
 def _init_parameters(cls: type) -> dict[str, str]:

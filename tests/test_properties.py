@@ -12,11 +12,14 @@ import random
 from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from cassino import State
+from cassino import State, movegen
 from cassino.cards import ACE, CARD_NAMES, FULL_DECK, RANKS, SPADES_MASK, cards_of
-from cassino.moves import TRAIL, Move, format_code, parse_code
+from cassino.moves import CAPTURE, TRAIL, Move, code_cards, code_kind, format_code, parse_code
 from cassino.notation import position_from_json, position_to_json
+from cassino.players.evaluate import card_worth, mask_worth
+from cassino.players.search import DealSearch
 from strategies import HAND_MOVES, Deal, deals, positions, rules_st
 
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -355,3 +358,75 @@ def test_a_search_and_a_game_played_forward_generate_the_same_moves(deal: Deal) 
         searched.push(code)
     assert not forward.copy().backtracked and not searched.copy().backtracked
     assert not searched.root().backtracked
+
+
+@PROPERTY
+@given(deals())
+def test_the_capture_families_are_exactly_the_captures_of_all_families(deal: Deal) -> None:
+    """``movegen.capture_families`` (what a search's leaf reads) makes no build or trail, and
+    leaves out no capture: its families are those of ``families`` whose head is a capture, in the
+    same order, at every position of a hand under drawn rules."""
+    state = deal.start()
+    rng = deal.walk()
+    while not state.hand_over:
+        fams, _trails = movegen.families(state)
+        captures = [f for f in fams if code_kind(f[0]) == CAPTURE]
+        assert [(h, list(s), p) for h, s, p in movegen.capture_families(state)] == [
+            (h, list(s), p) for h, s, p in captures
+        ]
+        state.push(rng.choice(sorted(state.legal_codes())))
+
+
+@PROPERTY
+@given(deals())
+def test_the_search_leaf_is_the_best_capture_at_hand(deal: Deal) -> None:
+    """The deal search's leaf, read from the capture families alone, is the best worth of a legal
+    capture's cards (``code_cards``), times the horizon, for or against the side."""
+    state = deal.start()
+    worth = card_worth(state.rules)
+    searcher = DealSearch(worth, side=0, horizon=0.7)
+    rng = deal.walk()
+    while not state.hand_over:
+        takes = [mask_worth(worth, code_cards(c)) for c in state.legal_codes() if code_kind(c) == CAPTURE]
+        best = max(takes, default=0.0) * 0.7
+        assert searcher.leaf(state) == (best if state.rules.side_of(state.to_move) == 0 else -best)
+        state.push(rng.choice(sorted(state.legal_codes())))
+
+
+def _minimax(searcher: DealSearch, state: State, depth: int, deal_end: int) -> float:
+    """The deal search's value by plain minimax over the same moves (no window, no table): what
+    its alpha-beta, transposition table and pruning at the horizon must give exactly."""
+    if state.hand_over:
+        return 0.0
+    if depth == 0 or state.stock_pos != deal_end:
+        return searcher.leaf(state)
+    maximizing = state.rules.side_of(state.to_move) == searcher.side
+    values = []
+    for code in searcher.ordered(state):
+        v = searcher.play(state, code)
+        v += _minimax(searcher, state, depth - 1, deal_end)
+        state.pop()
+        values.append(v)
+    return max(values) if maximizing else min(values)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(1, 4))
+def test_the_deal_search_gives_each_candidate_its_minimax_value(state: State, depth: int) -> None:
+    """Every root candidate's value from the deal search equals plain minimax over the same moves
+    to the same depth, under drawn rules (two to four seats, partnerships): pruning never changes
+    a value at the root."""
+    if state.hand_over:
+        return
+    worth = card_worth(state.rules)
+    side = state.rules.side_of(state.to_move)
+    searcher = DealSearch(worth, side, breadth=6, horizon=0.7)
+    candidates = state.legal_codes()[:6]
+    values = searcher.root(state, candidates, depth)
+    deal_end = state.stock_pos  # the search stays within the deal in play
+    expected = {}
+    for code in candidates:
+        v = searcher.play(state, code)
+        expected[code] = v + _minimax(searcher, state, depth - 1, deal_end)
+        state.pop()
+    assert values == expected

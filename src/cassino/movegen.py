@@ -197,9 +197,17 @@ def families(state: State, cards: CardMask = -1) -> tuple[list[Family], list[Mov
     return sink.fams, sink.trails
 
 
-def _generate(state: State, cards: CardMask, sink: Sink) -> None:
+def capture_families(state: State) -> list[Family]:
+    """The legal captures of the player to move, as families: exactly ``families``' captures,
+    without making its builds and trails (what a search's leaf asks: the best capture at hand)."""
+    sink = Listed()
+    _generate(state, -1, sink, True)
+    return sink.fams
+
+
+def _generate(state: State, cards: CardMask, sink: Sink, captures_only: bool = False) -> None:
     """The generator: every family and trail of the player to move (of the hand's ``cards``
-    only, when not -1) handed to ``sink`` in order."""
+    only, when not -1) handed to ``sink`` in order; only the capture families if ``captures_only``."""
     seat = state.to_move
     hand = state.hands[seat]
     if not hand:
@@ -260,6 +268,8 @@ def _generate(state: State, cards: CardMask, sink: Sink) -> None:
                 sink.family(CAPTURE | card_head | value << VALUE_SHIFT, sets, parts)
                 if not any_trail and not captures:
                     captures = _family_size(sets, parts) > 0
+            if captures_only:
+                continue
 
             # Builds (section 6) of each value the hand still captures after playing this card.
             for value in targets_by_value[vc]:
@@ -281,7 +291,7 @@ def _generate(state: State, cards: CardMask, sink: Sink) -> None:
                             sink.family(fam[0], fam[1], fam[2])
         # Trailing (7.1), the restriction option, and the obligation (7.2). The default restriction
         # allows every trail: trail_refusal (and whether the card captures) is asked under another only.
-        if may and not must and (any_trail or trail_refusal(state, c, captures) is None):
+        if not captures_only and may and not must and (any_trail or trail_refusal(state, c, captures) is None):
             sink.trail(TRAIL | card_head)
 
 

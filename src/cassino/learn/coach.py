@@ -2,8 +2,8 @@
 
 The coach weighs moves with the search player's machinery (``SearchPlayer.world_values``): it
 samples worlds consistent with the seat's ``View`` (``worlds.WorldSampler``, which reads the
-deal's public play), and values every legal move on the SAME worlds, so that the noise of the
-sampling mostly cancels in the differences between moves. When the hidden cards are known (the
+deal's public play, dealing balanced worlds), and values every legal move on the SAME worlds, so
+that the noise of the sampling mostly cancels in the differences between moves. When the hidden cards are known (the
 last deal for two) it solves the one true world exactly. A value is in points of the count for
 the seat's side against the others (search gains, or the solver's hand margin less its game-won
 bonus); only differences between moves of one position mean anything.
@@ -37,8 +37,10 @@ MARGIN: Final = 0.35
 """The loss, in points, above which the coach speaks: 2.5 times the standard deviation over seeds
 of a move's estimated loss in the noisier positions (its 90th percentile, 0.135 points; pooled
 0.080), measured with the default settings by benchmarks/coach_noise.py (docs/learn.md)."""
-WORLDS: Final = 64
-"""Worlds sampled per position: every move is valued on each of them."""
+WORLDS: Final = 40
+"""Worlds sampled per position, balanced (``worlds.BalancedDeals``): every move is valued on each
+of them. Forty balanced worlds are as steady as 64 independent ones were (benchmarks/coach_noise.py,
+docs/learn.md), in five-eighths of the time."""
 SEARCH: Final = {"depth": 4, "breadth": 8}
 """The search player's settings the coach values moves with: a shallower look than the player's
 own (every legal move is valued, not a dozen), which keeps an assessment well under a second."""
@@ -293,10 +295,11 @@ class Coach:
     """Weighs every legal move of a seat's view, deterministically for a ``seed``: the same view
     always gets the same values (the worlds are drawn afresh from the seed for each position)."""
 
-    def __init__(self, seed: int = 0, worlds: int = WORLDS, margin: float = MARGIN) -> None:
+    def __init__(self, seed: int = 0, worlds: int = WORLDS, margin: float = MARGIN, balanced: bool = True) -> None:
         self.seed = seed
         self.worlds = worlds
         self.margin = margin
+        self.balanced = balanced
         self._search = SearchPlayer(seed=seed, **SEARCH)
         self._last: tuple[View, tuple[tuple[MoveCode, float], ...]] | None = None
 
@@ -315,10 +318,15 @@ class Coach:
             if cards_known(view):
                 worlds = [world_of(view)]
             else:
-                sample = WorldSampler(view, random.Random(self.seed))
+                sample = WorldSampler(view, random.Random(self.seed), balanced=self.balanced)
                 worlds = [sample() for _ in range(self.worlds)]
+            searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
             for world in worlds:
-                for code, v in self._search.world_values(world, legal, side)[0].items():
+                key = self._search.world_key(world)  # a world drawn again is searched once
+                values = searched.get(key)
+                if values is None:
+                    values = searched[key] = self._search.world_values(world, legal, side)[0]
+                for code, v in values.items():
                     totals[code] += _points(v)
             totals = {code: total / len(worlds) for code, total in totals.items()}
         ranked = tuple(sorted(totals.items(), key=lambda cv: (-cv[1], cv[0])))

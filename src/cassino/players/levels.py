@@ -167,7 +167,9 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "master",
         "reads the opponents' play, looks several moves ahead over the hands they may hold",
-        "search",
+        # Balanced worlds: the default search's strength within noise in 0.56 of its time
+        # (docs/players.md, Speed).
+        "search:balance=1,worlds=30",
     ),
 )
 """The ladder, weakest first."""

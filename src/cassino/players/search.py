@@ -3,9 +3,11 @@
 Each sampled world deals the unseen cards to the other hands (sizes known) and the stock, keeping
 every build's owner holding a card that can take it (the rules guarantee they do), and is kept in
 proportion to how likely the other seats' moves in this deal were with the hands it gives them
-(``worlds.WorldSampler``). In each world every candidate move is searched a few plies ahead within
-the deal, or solved exactly once few cards remain; the move with the best average result is
-chosen. Where nothing is hidden (2-player last deal: the unseen cards are the opponent's hand) it
+(``worlds.WorldSampler``); with ``balance`` the worlds are dealt from one shuffle of the unseen
+cards after another (``worlds.BalancedDeals``), so that their card-by-card luck cancels and fewer
+worlds give the same accuracy. In each world every candidate move is searched a few plies ahead
+within the deal, or solved exactly once few cards remain (a world drawn twice is searched once);
+the move with the best average result is chosen. Where nothing is hidden (2-player last deal: the unseen cards are the opponent's hand) it
 solves the one true world exactly. ``cheater`` is the same search handed the real position: a
 benchmark, not a player.
 """
@@ -17,7 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from ..moves import BUILD, CAPTURE, MoveCode, code_cards, code_kind, code_table
+from ..movegen import capture_families
+from ..moves import BUILD, CAPTURE, MoveCode, code_card, code_kind, code_table
 from ..native import checkpoint
 from ..state import State
 from ..view import View
@@ -25,7 +28,7 @@ from .base import register
 from .evaluate import card_worth, mask_worth, passed_over
 from .heuristic import rate_moves
 from .solver import CAPTURE_FIRST, CHECK_NODES, Bounds, Solver, SolverBudgetExceeded, probe, store
-from .worlds import WorldSampler, sample_world
+from .worlds import BalancedDeals, WorldSampler, sample_world
 
 UNBOUNDED: Final = 1e9
 """Beyond any gain a deal can bring (a few points): alpha-beta's open window over float gains."""
@@ -81,11 +84,17 @@ class DealSearch:
             return 0.0
         worth = self.worth
         best = 0.0
-        for code in state.legal_codes():
-            if code_kind(code) == CAPTURE:
-                w = mask_worth(worth, code_cards(code))
-                if w > best:
-                    best = w
+        # The capture families alone (no builds or trails made): each move's cards are the played
+        # card and a set ``s | p``, summed as ``code_cards`` would give them.
+        for head, sets, parts in capture_families(state):
+            played = 1 << code_card(head)
+            for p in parts:
+                for s in sets:
+                    taken = s | p
+                    if taken:
+                        w = mask_worth(worth, played | taken)
+                        if w > best:
+                            best = w
         best *= self.horizon
         return best if state.rules.side_of(state.to_move) == self.side else -best
 
@@ -111,8 +120,21 @@ class DealSearch:
         a0, b0 = alpha, beta
         maximizing = state.rules.side_of(state.to_move) == self.side
         best = -UNBOUNDED if maximizing else UNBOUNDED
+        side = self.side
+        side_of = state.rules.side_of
         for code in self.ordered(state):
             v = self.play(state, code)
+            # One ply from the horizon the move's value is its gain plus a leaf (or nothing, the
+            # hand over) whose sign the next seat's side sets: a leaf for the others only lowers
+            # it, one for the side only raises it. A move that cannot reach into the window is
+            # left there, its gain standing for it as a bound (the result is the same).
+            if depth == 1 and (
+                (maximizing and v <= alpha and side_of(state.to_move) != side)
+                or (not maximizing and v >= beta and side_of(state.to_move) == side)
+            ):
+                state.pop()
+                best = max(best, v) if maximizing else min(best, v)
+                continue
             v += self.value(state, depth - 1, alpha - v, beta - v, deal_end)
             state.pop()
             if maximizing:
@@ -173,7 +195,9 @@ class SearchPlayer:
         floor: float = 0.05,
         race: float = 0.0,
         race_after: int = 6,
+        balance: int = 0,
     ) -> None:
+        self.balance = bool(balance)
         self.race = float(race)
         self.race_after = int(race_after)
         self.work = int(work)
@@ -214,7 +238,9 @@ class SearchPlayer:
             unlikely = passed_over(view)
             make_world = lambda: sample_world(view, self.rng, unlikely, self.doubt)  # noqa: E731
         elif self.infer > 0:
-            make_world = WorldSampler(view, self.rng, self.infer, self.floor)
+            make_world = WorldSampler(view, self.rng, self.infer, self.floor, balanced=self.balance)
+        elif self.balance:
+            make_world = BalancedDeals(view, self.rng)
         else:
             make_world = lambda: sample_world(view, self.rng)  # noqa: E731
         return self._sample(make_world, candidates, side, ratings, spent=spent)
@@ -272,16 +298,26 @@ class SearchPlayer:
         work = spent
         live = list(candidates)
         seen: list[dict[MoveCode, float]] = []
+        # Worlds drawn again (late in a deal the other hands hold a card or two): their values
+        # are the same, so they are searched once and counted each time they are drawn.
+        searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
         while True:
             if deadline is not None:
                 if time.perf_counter() >= deadline and done:
                     break
             elif done >= budget or (self.work and work >= self.work and done):
                 break
-            values, nodes = self.world_values(make_world(), live, side)
+            world = make_world()
+            key = self.world_key(world)
+            values = searched.get(key, {})
+            if any(code not in values for code in live):
+                values, nodes = self.world_values(world, live, side)
+                searched[key] = values
+                work += nodes
+            else:
+                values = {code: values[code] for code in live}
             for code, v in values.items():
                 totals[code] += v
-            work += nodes
             done += 1
             if self.race > 0:
                 seen.append(values)
@@ -296,6 +332,14 @@ class SearchPlayer:
                 totals[code] += self.prior * done * ratings.get(code, 0.0)
         best = max(totals.values())
         return self.rng.choice([c for c, t in totals.items() if t == best])
+
+    def world_key(self, world: State) -> tuple[object, ...]:
+        """What a world's values depend on beyond the view: the hidden hands, and the stock's
+        order when the search reaches past the deal (a solved endgame, ``cross``)."""
+        remaining = sum(h.bit_count() for h in world.hands) + len(world.remaining_stock)
+        if self.cross_deals or remaining <= self.solve_below:
+            return (world.hands, world.remaining_stock)
+        return (world.hands,)
 
     def _raced(
         self, live: list[MoveCode], seen: list[dict[MoveCode, float]], totals: dict[MoveCode, float]
@@ -365,6 +409,7 @@ SETTINGS: Final[dict[str, type[int] | type[float]]] = {
     "floor": float,
     "race": float,
     "race_after": int,
+    "balance": int,
 }
 """The settings of ``search`` and ``cheater`` (``SearchPlayer``'s parameters) and their kinds."""
 

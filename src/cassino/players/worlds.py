@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from ..cards import CardMask, cards_of
 from ..cardset import CardSet
@@ -61,11 +62,76 @@ def sample_world(
         while room[seat] > 0 and pool:
             hands[seat] |= 1 << pool.pop()
             room[seat] -= 1
+    return _world(view, hands, pool)
+
+
+def _world(view: View, hands: list[CardMask], stock: list[int]) -> State:
+    """The position of ``view`` with the hidden cards dealt: ``hands`` (the seat's own included)
+    and the ``stock`` in its order."""
     return State(
-        rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=int(view.loose), builds=view.builds,
-        stock=pool, captured=plain_masks(view.captured), sweeps=view.sweeps, last_capturer=view.last_capturer,
+        view.rules, dealer=view.dealer, to_move=view.to_move, hands=hands, loose=int(view.loose), builds=view.builds,
+        stock=stock, captured=plain_masks(view.captured), sweeps=view.sweeps, last_capturer=view.last_capturer,
         scores=view.scores,
     )  # fmt: skip
+
+
+class BalancedDeals:
+    """Worlds whose hidden hands are dealt in turn from one shuffle of the unseen cards after
+    another, so that over the worlds every unseen card lands in the other hands about equally often
+    (stratified sampling: the card-by-card luck of independent deals, most of the noise in a
+    few worlds' mean, cancels). The stock of each world is the rest, shuffled.
+
+    Where another seat owns a build (it must hold a card that takes it) each world is an
+    independent ``sample_world``, which keeps that promise."""
+
+    def __init__(self, view: View, rng: random.Random) -> None:
+        self.view = view
+        self.rng = rng
+        self.pool = cards_of(int(view.unseen))
+        self.room = list(view.hand_sizes)
+        self.room[view.seat] = 0
+        self.need = sum(self.room)
+        self.free = not any(owner != view.seat and self.room[owner] > 0 for _m, _v, owner in view.builds)
+        self.order: list[int] = []
+
+    def __call__(self) -> State:
+        """The next world."""
+        view = self.view
+        if not self.free or not self.need:
+            return sample_world(view, self.rng)
+        if len(self.order) < self.need:
+            self.order += self._next_shuffle(set(self.order))
+        dealt = self.order[: self.need]
+        del self.order[: self.need]
+        hands = [0] * view.rules.players
+        hands[view.seat] = int(view.hand)
+        taken = 0
+        i = 0
+        for seat, room in enumerate(self.room):
+            for c in dealt[i : i + room]:
+                hands[seat] |= 1 << c
+            i += room
+        for c in dealt:
+            taken |= 1 << c
+        stock = [c for c in self.pool if not taken >> c & 1]
+        self.rng.shuffle(stock)
+        return _world(view, hands, stock)
+
+    def _next_shuffle(self, waiting: set[int]) -> list[int]:
+        """A fresh shuffle of every unseen card, to follow the last one's cards still ``waiting``:
+        those share a world with this shuffle's first cards, so any of them there changes places
+        with a later card (each shuffle still deals every card once, and no world gets a card twice)."""
+        fresh = list(self.pool)
+        self.rng.shuffle(fresh)
+        head = self.need - len(waiting)
+        later = [i for i in range(head, len(fresh)) if fresh[i] not in waiting]
+        for i in range(head):
+            if fresh[i] in waiting:
+                if not later:  # too few cards to keep them apart: this shuffle leaves them out
+                    return [c for c in fresh if c not in waiting]
+                j = later.pop()
+                fresh[i], fresh[j] = fresh[j], fresh[i]
+        return fresh
 
 
 def move_likelihood(
@@ -122,10 +188,12 @@ class WorldSampler:
     Each draw tries up to ``tries`` worlds and keeps the first accepted, or else the likeliest."""
 
     def __init__(
-        self, view: View, rng: random.Random, temperature: float = 0.2, floor: float = 0.05, tries: int = 8
-    ) -> None:
+        self, view: View, rng: random.Random, temperature: float = 0.2, floor: float = 0.05, tries: int = 8,
+        balanced: bool = False,
+    ) -> None:  # fmt: skip
         self.view = view
         self.rng = rng
+        self.propose: Callable[[], State] = BalancedDeals(view, rng) if balanced else lambda: sample_world(view, rng)
         self.temperature = temperature
         self.floor = floor
         self.tries = tries
@@ -135,11 +203,11 @@ class WorldSampler:
     def __call__(self) -> State:
         """One world; without moves to read, a plain uniform draw."""
         if not self.moves:
-            return sample_world(self.view, self.rng)
+            return self.propose()
         best: State | None = None
         best_p = -1.0
         for _ in range(self.tries):
-            world = sample_world(self.view, self.rng)
+            world = self.propose()
             p = move_likelihood(self.view, self.moves, world.hands, self.temperature, self.floor, self.cache)
             if self.rng.random() < p:
                 return world

@@ -286,8 +286,22 @@ export function openGame(id, token, { replay = false } = {}) {
   $("over").hidden = true;
   hideCount(); // the last game's count stops with it: its timers read the state set aside above
   $("message").textContent = "";
+  forgetLastTable();
   renderInvites();
   connect();
+}
+
+/** Nothing of the last table stays on show until this game's first state is drawn: not its
+ * banner (a stale "your move"), its hand and choices, nor its position (offline). */
+function forgetLastTable() {
+  const banner = $("turn-banner");
+  banner.textContent = "";
+  banner.dataset.state = "opening";
+  delete banner.dataset.version;
+  $("hand").replaceChildren();
+  $("choices").replaceChildren();
+  $("position").textContent = "";
+  delete $("position").dataset.version;
 }
 
 /** The links of the seats still to take and for spectators, for the game's creator to send. */
