@@ -72,7 +72,9 @@ def report(pairs: list[dict[str, Any]], a_spec: str, b_spec: str) -> None:
     sweeps = [sum(1 for g in p["games"] if g["a_won"]) for p in pairs]
     print(f"{a_spec} against {b_spec}: {len(pairs)} pairs, {len(games)} games ({len(games) - len(decided)} undecided)")
     if decided:
-        print(f"A won {wins} of {len(decided)}: {100 * wins / len(decided):.1f}% [95% CI {100 * lo:.1f}, {100 * hi:.1f}]")
+        print(
+            f"A won {wins} of {len(decided)}: {100 * wins / len(decided):.1f}% [95% CI {100 * lo:.1f}, {100 * hi:.1f}]"
+        )
     print(f"pairs: A won both {sweeps.count(2)}, split {sweeps.count(1)}, B won both {sweeps.count(0)}")
     if games:
         margin = sum(g["margin"] for g in games) / len(games)
