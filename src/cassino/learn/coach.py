@@ -3,8 +3,9 @@
 The coach weighs moves with the search player's machinery (``SearchPlayer.world_values``): it
 samples worlds consistent with the seat's ``View`` (``worlds.WorldSampler``, which reads the
 deal's public play, dealing balanced worlds), and values every legal move on the SAME worlds, so
-that the noise of the sampling mostly cancels in the differences between moves. When the hidden cards are known (the
-last deal for two) it solves the one true world exactly. A value is in points of the count for
+that the noise of the sampling mostly cancels in the differences between moves (a world drawn
+twice is searched once). When the hidden cards are known (the last deal for two) it solves the
+one true world exactly. A value is in points of the count for
 the seat's side against the others (search gains, or the solver's hand margin less its game-won
 bonus); only differences between moves of one position mean anything.
 
@@ -36,7 +37,8 @@ from .reading import MoveFacts, card_points, careless_trail, keeper, points_in, 
 MARGIN: Final = 0.35
 """The loss, in points, above which the coach speaks: 2.5 times the standard deviation over seeds
 of a move's estimated loss in the noisier positions (its 90th percentile, 0.135 points; pooled
-0.080), measured with the default settings by benchmarks/coach_noise.py (docs/learn.md)."""
+0.080), measured by benchmarks/coach_noise.py with the 64 independent worlds the coach used then;
+today's 40 balanced worlds give 0.125 (pooled 0.083), so the margin stands (docs/learn.md)."""
 WORLDS: Final = 40
 """Worlds sampled per position, balanced (``worlds.BalancedDeals``): every move is valued on each
 of them. Forty balanced worlds are as steady as 64 independent ones were (benchmarks/coach_noise.py,
@@ -322,10 +324,7 @@ class Coach:
                 worlds = [sample() for _ in range(self.worlds)]
             searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
             for world in worlds:
-                key = self._search.world_key(world)  # a world drawn again is searched once
-                values = searched.get(key)
-                if values is None:
-                    values = searched[key] = self._search.world_values(world, legal, side)[0]
+                values = self._search.values_once(world, legal, side, searched)[0]
                 for code, v in values.items():
                     totals[code] += _points(v)
             totals = {code: total / len(worlds) for code, total in totals.items()}

@@ -298,8 +298,6 @@ class SearchPlayer:
         work = spent
         live = list(candidates)
         seen: list[dict[MoveCode, float]] = []
-        # Worlds drawn again (late in a deal the other hands hold a card or two): their values
-        # are the same, so they are searched once and counted each time they are drawn.
         searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
         while True:
             if deadline is not None:
@@ -307,15 +305,8 @@ class SearchPlayer:
                     break
             elif done >= budget or (self.work and work >= self.work and done):
                 break
-            world = make_world()
-            key = self.world_key(world)
-            values = searched.get(key, {})
-            if any(code not in values for code in live):
-                values, nodes = self.world_values(world, live, side)
-                searched[key] = values
-                work += nodes
-            else:
-                values = {code: values[code] for code in live}
+            values, nodes = self.values_once(make_world(), live, side, searched)
+            work += nodes
             for code, v in values.items():
                 totals[code] += v
             done += 1
@@ -333,7 +324,25 @@ class SearchPlayer:
         best = max(totals.values())
         return self.rng.choice([c for c, t in totals.items() if t == best])
 
-    def world_key(self, world: State) -> tuple[object, ...]:
+    def values_once(
+        self,
+        world: State,
+        candidates: list[MoveCode],
+        side: int,
+        searched: dict[tuple[object, ...], dict[MoveCode, float]],
+    ) -> tuple[dict[MoveCode, float], int]:
+        """``world_values`` of a world not drawn before in ``searched`` (kept there), else the
+        values kept, with no work: late in a deal the other hands hold a card or two, worlds come
+        again, and each is searched once and counted each time it is drawn."""
+        key = self._world_key(world)
+        known = searched.get(key)
+        if known is not None and all(code in known for code in candidates):
+            return {code: known[code] for code in candidates}, 0
+        values, nodes = self.world_values(world, candidates, side)
+        searched[key] = values
+        return values, nodes
+
+    def _world_key(self, world: State) -> tuple[object, ...]:
         """What a world's values depend on beyond the view: the hidden hands, and the stock's
         order when the search reaches past the deal (a solved endgame, ``cross``)."""
         remaining = sum(h.bit_count() for h in world.hands) + len(world.remaining_stock)

@@ -110,9 +110,8 @@ class BalancedDeals:
         for seat, room in enumerate(self.room):
             for c in dealt[i : i + room]:
                 hands[seat] |= 1 << c
+                taken |= 1 << c
             i += room
-        for c in dealt:
-            taken |= 1 << c
         stock = [c for c in self.pool if not taken >> c & 1]
         self.rng.shuffle(stock)
         return _world(view, hands, stock)
