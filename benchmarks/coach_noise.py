@@ -9,10 +9,14 @@ pooled figure (root mean square over every move of every position) is the noise 
 estimate on average; the margin suggested is 2.5 times the 90th percentile, so that it covers the
 noisier positions too. Also timed: seconds per position valued.
 
-    python benchmarks/coach_noise.py [--positions 60] [--seeds 8] [--worlds 24] [--plain]
+    python benchmarks/coach_noise.py [--positions 60] [--seeds 8] [--worlds 24] [--plain] [--full]
 
 ``--plain`` draws each world independently, as the coach did before its worlds were balanced
-(``worlds.BalancedDeals``).
+(``worlds.BalancedDeals``). ``--full`` values every move on every world, as the coach did before
+its moves raced: the margin is set from that noise, since a move near the margin is never settled
+early. Racing leaves a settled move's loss noisier (it was valued on fewer worlds) but only where
+it clears the margin: what a person meets is whether a move is flagged, so the script also counts
+the moves that some seeds flag and others do not.
 """
 
 from __future__ import annotations
@@ -55,17 +59,19 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=8)
     parser.add_argument("--worlds", type=int, default=WORLDS)
     parser.add_argument("--plain", action="store_true", help="independent worlds, not balanced ones")
+    parser.add_argument("--full", action="store_true", help="every move valued on every world (no racing)")
     args = parser.parse_args()
     views = positions(args.positions, 1)
     squares: list[float] = []
     per_move: list[float] = []
     flips = 0
+    flagged = unsettled = 0
     elapsed = 0.0
     for view in views:
         losses: dict[int, list[float]] = {code: [] for code in view.legal}
         bests = set()
         for seed in range(args.seeds):
-            coach = Coach(seed=seed, worlds=args.worlds, balanced=not args.plain)
+            coach = Coach(seed=seed, worlds=args.worlds, balanced=not args.plain, race=not args.full)
             start = time.perf_counter()
             ranked = coach.values(view)
             elapsed += time.perf_counter() - start
@@ -75,6 +81,9 @@ def main() -> None:
                 losses[code].append(top - value)
         flips += len(bests) > 1
         for values in losses.values():
+            flags = sum(loss > MARGIN for loss in values)
+            flagged += flags > 0
+            unsettled += 0 < flags < len(values)
             sd = statistics.stdev(values)
             per_move.append(sd)
             squares.append(sd * sd)
@@ -87,6 +96,7 @@ def main() -> None:
         f"90th percentile {per_move[int(len(per_move) * 0.9)]:.3f}, largest {per_move[-1]:.3f} points"
     )
     print(f"best move differs between seeds in {flips} of {len(views)} positions")
+    print(f"moves flagged by some seed: {flagged}, of them by some seeds and not others: {unsettled}")
     print(f"seconds per position valued: {elapsed / (len(views) * args.seeds):.3f}")
     high = per_move[int(len(per_move) * 0.9)]
     print(f"suggested margin ({SIGMAS} x the 90th percentile sd): {SIGMAS * high:.2f} points (MARGIN now {MARGIN})")

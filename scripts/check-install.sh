@@ -31,7 +31,8 @@ fi
 sdist_files="$(tar -tzf "$sdist")" wheel_files="$("$py" -m zipfile -l "$wheel")"
 for part in web/static/index.html web/static/vendor/svg-cards/svg-cards.svg web/static/vendor/svg-cards/LICENSE \
   web/static/worker.js web/static/sw.js web/static/icons/icon-512.png web/static/vendor/pyodide/pyodide.asm.wasm \
-  web/static/vendor/pyodide/python_stdlib.zip web/static/vendor/pyodide/LICENSE state.py web/offline.py; do
+  web/static/vendor/pyodide/python_stdlib.zip web/static/vendor/pyodide/LICENSE state.py web/offline.py \
+  players/data/hand_points.json; do
   grep -q "/src/cassino/$part$" <<<"$sdist_files" || fail "the sdist lacks cassino/$part"
   grep -q "^cassino/$part " <<<"$wheel_files" || fail "the wheel lacks cassino/$part"
 done

@@ -349,7 +349,7 @@ def test_the_spec_messages_people_meet() -> None:
     )
     assert _refusal_of("search:wrlds=3") == (
         "search has no setting 'wrlds'; did you mean 'worlds'? its settings are: time, worlds, candidates, "
-        "solve_below, max_nodes, depth, breadth, horizon, cross, prior, doubt, work, infer, floor, race, race_after, balance"
+        "solve_below, max_nodes, depth, breadth, horizon, cross, prior, doubt, work, infer, floor, race, race_after, balance, game"
     )
     assert _refusal_of("search:worlds=abc") == "search:worlds must be a whole number, got 'abc'"
     assert _refusal_of("casual:risk=high") == "casual:risk must be a number, got 'high'"

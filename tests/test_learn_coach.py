@@ -5,6 +5,7 @@ same assessment whatever they are), and stays fast."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,39 @@ def test_known_cards_are_solved_in_points_not_game_bonuses() -> None:
 def test_an_illegal_move_is_refused() -> None:
     with pytest.raises(ValueError, match="not a legal move"):
         Coach().assess(blunder_view(), parse_code("trail 9c"))
+
+
+def test_racing_flags_what_the_full_valuation_flags_on_fewer_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move settled early (its loss clear of nothing and of the margin) is valued no more: the
+    same flags as valuing every move on every world, for less search. Which of moves within the
+    margin of each other is best may differ: the full valuation puts the raced best within it."""
+    from cassino.players.search import SearchPlayer
+
+    searched: list[int] = []
+    plain = SearchPlayer.values_once
+
+    def counted(
+        self: SearchPlayer, world: State, candidates: list[int], side: int, known: dict[tuple[object, ...], Any]
+    ) -> tuple[dict[int, float], int]:
+        searched.append(len(candidates))
+        return plain(self, world, candidates, side, known)
+
+    monkeypatch.setattr(SearchPlayer, "values_once", counted)
+    views = [view_of(state, 0) for seed in (4, 9) for state in positions(seed, 6)]
+    raced = [Coach(seed=i).values(view) for i, view in enumerate(views)]
+    raced_work = sum(searched)
+    searched.clear()
+    full = [Coach(seed=i, race=False).values(view) for i, view in enumerate(views)]
+    assert raced_work < 0.8 * sum(searched)
+
+    def flagged(ranked: tuple[tuple[int, float], ...]) -> list[int]:
+        top = ranked[0][1]
+        return sorted(code for code, value in ranked if top - value > MARGIN)
+
+    for fast, slow in zip(raced, full, strict=True):
+        # A flag may differ only for a move at the margin (within 0.1 points of it, less than
+        # the spread of a loss estimate over seeds in the noisier positions: docs/learn.md).
+        top = slow[0][1]
+        for code in set(flagged(fast)) ^ set(flagged(slow)):
+            assert abs(top - dict(slow)[code] - MARGIN) < 0.1
+        assert dict(slow)[fast[0][0]] >= top - MARGIN

@@ -243,6 +243,7 @@ def test_the_engine_wheel_is_pure_and_the_same_each_time() -> None:
     with zipfile.ZipFile(io.BytesIO(wheel)) as z:
         names = z.namelist()
         assert "cassino/web/offline.py" in names and "cassino/state.py" in names
+        assert "cassino/players/data/hand_points.json" in names  # playing for the game reads it
         assert not [n for n in names if n.endswith((".so", ".pyd", ".pyc")) or "/static/" in n]
         record = z.read("cassino-0.1.0.dist-info/RECORD").decode().splitlines()
         for line in record:

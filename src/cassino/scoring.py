@@ -261,8 +261,14 @@ def decide_winner(rules: Rules, before: Sequence[int], result: HandScore) -> int
             running[item.side] += item.points
             if running[item.side] >= target:
                 return item.side
-    contenders = [t for t in after if t >= target]
-    if not contenders:
+    return leader_at_target(target, after)
+
+
+def leader_at_target(target: int, totals: Sequence[int]) -> int:
+    """The side whose total is the unique highest at or above ``target``, or -1 (none there, or
+    the highest shared): who wins by ``higher_total`` (section 9), also asked by ``players.odds``
+    of scores to come."""
+    best = max(totals)
+    if best < target or totals.count(best) != 1:
         return -1
-    best = max(contenders)
-    return after.index(best) if after.count(best) == 1 else -1
+    return totals.index(best)

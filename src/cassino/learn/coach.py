@@ -4,7 +4,8 @@ The coach weighs moves with the search player's machinery (``SearchPlayer.world_
 samples worlds consistent with the seat's ``View`` (``worlds.WorldSampler``, which reads the
 deal's public play, dealing balanced worlds), and values every legal move on the SAME worlds, so
 that the noise of the sampling mostly cancels in the differences between moves (a world drawn
-twice is searched once). When the hidden cards are known (the last deal for two) it solves the
+twice is searched once). The moves race: one whose loss to the leader is settled (clear of
+nothing and of ``MARGIN``) is valued no more, and once no flag can change no more worlds are drawn. When the hidden cards are known (the last deal for two) it solves the
 one true world exactly. A value is in points of the count for
 the seat's side against the others (search gains, or the solver's hand margin less its game-won
 bonus); only differences between moves of one position mean anything.
@@ -21,6 +22,7 @@ rule the lessons consult too, so that no lesson shows a move its coach would fla
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -30,6 +32,7 @@ from ..players.search import SearchPlayer
 from ..players.solver import GAME_WON, cards_known, world_of
 from ..players.worlds import WorldSampler
 from ..reasons import Cards
+from ..state import State
 from ..view import View
 from .messages import PREFIX, Message, Word, english, words
 from .reading import MoveFacts, card_points, careless_trail, keeper, points_in, read_move, sweepable, table_cards
@@ -46,6 +49,14 @@ docs/learn.md), in five-eighths of the time."""
 SEARCH: Final = {"depth": 4, "breadth": 8}
 """The search player's settings the coach values moves with: a shallower look than the player's
 own (every legal move is valued, not a dozen), which keeps an assessment well under a second."""
+
+RACE_AFTER: Final = 8
+"""Worlds on which every move is valued before the coach stops valuing any (``Coach._race``)."""
+SETTLED: Final = 2.0
+"""Standard errors by which a move's loss to the leader must clear both nothing and the margin
+before the coach stops valuing it: beyond them its flag and its not being the best stand. Over
+160 positions the raced coach flags every move the full valuation flags, and 5 more of 311 (a
+change of seed alone changes 40), in a third of the time (docs/learn.md)."""
 
 CATEGORIES: Final = ("pairs", "sums", "building", "answering", "trailing", "sweeps", "aces_casinos")
 """The categories of play, one per assessed move (see ``category``)."""
@@ -297,11 +308,15 @@ class Coach:
     """Weighs every legal move of a seat's view, deterministically for a ``seed``: the same view
     always gets the same values (the worlds are drawn afresh from the seed for each position)."""
 
-    def __init__(self, seed: int = 0, worlds: int = WORLDS, margin: float = MARGIN, balanced: bool = True) -> None:
+    def __init__(
+        self, seed: int = 0, worlds: int = WORLDS, margin: float = MARGIN, balanced: bool = True, race: bool = True
+    ) -> None:
         self.seed = seed
         self.worlds = worlds
         self.margin = margin
         self.balanced = balanced
+        self.race = race
+        """Whether the moves race (``_race``); without it every move is valued on every world."""
         self._search = SearchPlayer(seed=seed, **SEARCH)
         self._last: tuple[View, tuple[tuple[MoveCode, float], ...]] | None = None
 
@@ -318,19 +333,57 @@ class Coach:
         if len(legal) > 1:
             side = view.rules.side_of(view.seat)
             if cards_known(view):
-                worlds = [world_of(view)]
+                totals = self._race(iter([world_of(view)]), legal, side)
             else:
                 sample = WorldSampler(view, random.Random(self.seed), balanced=self.balanced)
-                worlds = [sample() for _ in range(self.worlds)]
-            searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
-            for world in worlds:
-                values = self._search.values_once(world, legal, side, searched)[0]
-                for code, v in values.items():
-                    totals[code] += _points(v)
-            totals = {code: total / len(worlds) for code, total in totals.items()}
+                totals = self._race((sample() for _ in range(self.worlds)), legal, side)
         ranked = tuple(sorted(totals.items(), key=lambda cv: (-cv[1], cv[0])))
         self._last = (view, ranked)
         return ranked
+
+    def _race(self, worlds: Iterator[State], legal: list[MoveCode], side: int) -> dict[MoveCode, float]:
+        """Each move's mean value over ``worlds``, a move being valued on them until its place
+        is settled: after ``RACE_AFTER`` worlds, a move whose loss to the leader (world by world)
+        clears both nothing and the margin by ``SETTLED`` standard errors is neither the best nor
+        a move whose flag could change, so it is valued no more. Its value is then the leader's
+        final value less the loss measured so far (a paired difference: the worlds' luck, shared
+        by both moves, cancels). Once no move's flag can change (each loss clears the margin, one
+        way or the other, by as much), no more worlds are drawn: what is left to learn is only
+        which of moves within the margin of each other is best."""
+        seen: dict[MoveCode, list[float]] = {code: [] for code in legal}
+        behind: dict[MoveCode, tuple[MoveCode, float]] = {}
+        live = list(legal)
+        searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
+        for done, world in enumerate(worlds, 1):
+            values = self._search.values_once(world, live, side, searched)[0]
+            for code in live:
+                seen[code].append(_points(values[code]))
+            if not self.race or done < RACE_AFTER or len(live) < 2:
+                continue
+            leader = max(live, key=lambda code: (sum(seen[code]), -code))
+            flags_stand = True
+            for code in live:
+                if code == leader:
+                    continue
+                losses = [a - b for a, b in zip(seen[leader], seen[code], strict=True)]
+                mean = sum(losses) / done
+                error = SETTLED * (sum((x - mean) ** 2 for x in losses) / (done - 1) / done) ** 0.5
+                flag_stands = mean - error > self.margin or mean + error < self.margin
+                if flag_stands and mean - error > 0:
+                    behind[code] = (leader, mean)
+                flags_stand = flags_stand and flag_stands
+            live = [code for code in live if code not in behind]
+            if flags_stand:
+                break
+        totals = {code: sum(seen[code]) / len(seen[code]) for code in live}
+
+        def value(code: MoveCode) -> float:
+            if code in totals:
+                return totals[code]
+            leader, loss = behind[code]
+            return value(leader) - loss
+
+        return {code: value(code) for code in legal}
 
     def assess(self, view: View, move: MoveCode | Move) -> Assessment:
         """The chosen ``move`` (one of ``view.legal``) against the best, with its category."""

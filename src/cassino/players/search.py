@@ -8,12 +8,15 @@ cards after another (``worlds.BalancedDeals``), so that their card-by-card luck 
 worlds give the same accuracy. In each world every candidate move is searched a few plies ahead
 within the deal, or solved exactly once few cards remain (a world drawn twice is searched once);
 the move with the best average result is chosen. Where nothing is hidden (2-player last deal: the unseen cards are the opponent's hand) it
-solves the one true world exactly. ``cheater`` is the same search handed the real position: a
+solves the one true world exactly. With ``game``, while a side may reach the target this hand,
+results count by the chance of winning the game they give (``odds``): a solved hand's end from its
+scores, a searched move from the margin the hand is then expected to end with. ``cheater`` is the same search handed the real position: a
 benchmark, not a player.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -22,12 +25,14 @@ from typing import Final
 from ..movegen import capture_families
 from ..moves import BUILD, CAPTURE, MoveCode, code_card, code_kind, code_table
 from ..native import checkpoint
+from ..scoring import scored_sweeps
 from ..state import State
 from ..view import View
 from .base import register
 from .evaluate import card_worth, mask_worth, passed_over
 from .heuristic import rate_moves
-from .solver import CAPTURE_FIRST, CHECK_NODES, Bounds, Solver, SolverBudgetExceeded, probe, store
+from .odds import HandStakes, game_odds
+from .solver import CAPTURE_FIRST, CHECK_NODES, GAME_WON, Bounds, Solver, SolverBudgetExceeded, probe, store
 from .worlds import BalancedDeals, WorldSampler, sample_world
 
 UNBOUNDED: Final = 1e9
@@ -196,8 +201,10 @@ class SearchPlayer:
         race: float = 0.0,
         race_after: int = 6,
         balance: int = 0,
+        game: int = 0,
     ) -> None:
         self.balance = bool(balance)
+        self.game = bool(game)
         self.race = float(race)
         self.race_after = int(race_after)
         self.work = int(work)
@@ -214,7 +221,7 @@ class SearchPlayer:
         self.worlds = int(worlds)
         self.candidates = int(candidates)
         self.solve_below = self.default_solve_below if solve_below is None else int(solve_below)
-        self.solver = Solver(max_nodes)
+        self.solver = Solver(max_nodes, game=self.game)
         self.last_worlds = 0
         self.last_work = 0
 
@@ -243,7 +250,39 @@ class SearchPlayer:
             make_world = BalancedDeals(view, self.rng)
         else:
             make_world = lambda: sample_world(view, self.rng)  # noqa: E731
-        return self._sample(make_world, candidates, side, ratings, spent=spent)
+        stakes = self._stakes(view) if self.game else None
+        return self._sample(make_world, candidates, side, ratings, spent=spent, stakes=stakes)
+
+    def _stakes(self, view: View) -> tuple[HandStakes, float] | None:
+        """What this hand is worth to the game, when a side may reach the target in it and the
+        worlds are searched (a solved world values the game already): the seat's side's chance of
+        winning against the hand's final margin, and the margin expected before this move (the
+        worth of each side's pile, and its sweeps). What is not captured yet is the uncertainty
+        left: a whole hand's spread, scaled to the worth still to be taken."""
+        rules = view.rules
+        odds = game_odds(rules)
+        if odds is None or max(view.scores) + odds.points < rules.target:
+            return None
+        if sum(view.hand_sizes) + view.stock_size <= self.solve_below:
+            return None
+        worth = card_worth(rules)
+        side = rules.side_of(view.seat)
+        margin = 0.0
+        taken = 0
+        for seat, pile in enumerate(view.captured):
+            got = mask_worth(worth, int(pile))
+            margin += got if rules.side_of(seat) == side else -got
+            taken |= int(pile)
+        for swept in scored_sweeps(rules, view.sweeps):
+            margin += 1.0 if swept == side else -1.0
+        left = whole = 0.0
+        for c, w in enumerate(worth):
+            whole += w * w
+            if not taken >> c & 1:
+                left += w * w
+        spread = odds.spread * math.sqrt(left / whole)
+        dealer_side = rules.side_of((view.dealer + 1) % rules.players)
+        return HandStakes(odds, view.scores, side, dealer_side, spread), margin
 
     def _known(self, view: View) -> bool:
         """True when the hidden cards are exactly one other player's hand (nothing to sample)."""
@@ -287,10 +326,13 @@ class SearchPlayer:
         ratings: dict[MoveCode, float] | None = None,
         worlds: int | None = None,
         spent: int = 0,
+        stakes: tuple[HandStakes, float] | None = None,
     ) -> MoveCode:
         """Average each candidate's result over sampled worlds within the budget (plus ``prior``
         times the heuristic's rating, which steadies the choice when worlds are few); ``spent``
-        is work already done on this move. At least one world is always searched."""
+        is work already done on this move. At least one world is always searched. With
+        ``stakes`` (``_stakes``) each result counts as the chance of winning the game it gives,
+        on the solver's scale (``GAME_WON`` for a sure game), its points breaking ties."""
         totals = dict.fromkeys(candidates, 0.0)
         budget = self.worlds if worlds is None else worlds
         deadline = time.perf_counter() + self.time_budget if self.time_budget > 0 and worlds is None else None
@@ -307,8 +349,13 @@ class SearchPlayer:
                 break
             values, nodes = self.values_once(make_world(), live, side, searched)
             work += nodes
-            for code, v in values.items():
-                totals[code] += v
+            if stakes is None:
+                for code, v in values.items():
+                    totals[code] += v
+            else:
+                table, margin = stakes
+                for code, v in values.items():
+                    totals[code] += 2 * GAME_WON * table.chance(margin + v) + v
             done += 1
             if self.race > 0:
                 seen.append(values)
@@ -419,6 +466,7 @@ SETTINGS: Final[dict[str, type[int] | type[float]]] = {
     "race": float,
     "race_after": int,
     "balance": int,
+    "game": int,
 }
 """The settings of ``search`` and ``cheater`` (``SearchPlayer``'s parameters) and their kinds."""
 

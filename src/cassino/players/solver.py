@@ -17,6 +17,7 @@ from ..moves import CAPTURE, MoveCode, code_kind, code_table
 from ..native import checkpoint
 from ..state import State
 from ..view import View, plain_masks
+from .odds import GameOdds, game_odds
 
 
 def cards_known(view: View) -> bool:
@@ -59,13 +60,21 @@ CAPTURE_FIRST: Final = 64
 """A capture's head start in move ordering: more than the most table cards any move takes (52)."""
 
 
-def _value(state: State, side: int) -> int:
+def _value(state: State, side: int, odds: GameOdds | None) -> int:
+    """A finished hand's value for ``side``: its margin, plus ``GAME_WON`` when it wins the game
+    (minus when it loses it); with ``odds``, a game still going on is worth ``GAME_WON`` times
+    the side's chance of winning it from the new scores, less even odds (the same scale: a won
+    game is a chance of 1)."""
     assert state.result is not None
     points = state.result.points
     margin = points[side] - max(p for s, p in enumerate(points) if s != side)
-    if state.winner < 0:
+    if state.winner >= 0:
+        return margin + (GAME_WON if state.winner == side else -GAME_WON)
+    if odds is None:
         return margin
-    return margin + (GAME_WON if state.winner == side else -GAME_WON)
+    after = [before + got for before, got in zip(state.scores, points, strict=True)]
+    dealer_side = state.rules.side_of(state.next_dealer)
+    return margin + round(GAME_WON * (2 * odds.win(after, side, dealer_side) - 1))
 
 
 Bounds = dict[tuple[object, ...], tuple[float, int]]
@@ -94,10 +103,15 @@ def _ordered(codes: list[MoveCode]) -> list[MoveCode]:
 
 
 class Solver:
-    """Solves hand endings for one side; reusable across calls (the table is kept per call)."""
+    """Solves hand endings for one side; reusable across calls (the table is kept per call).
 
-    def __init__(self, max_nodes: int = 200_000) -> None:
+    With ``game`` a hand's end is valued by the chance of winning the game from its scores
+    (``odds.game_odds``, two sides), not by its margin of points alone."""
+
+    def __init__(self, max_nodes: int = 200_000, game: bool = False) -> None:
         self.max_nodes = max_nodes
+        self.game = game
+        self._odds: GameOdds | None = None
         self.nodes = 0
         self._table: Bounds = {}
 
@@ -108,6 +122,7 @@ class Solver:
         self.nodes = 0
         self._table = {}
         rules = state.rules
+        self._odds = game_odds(rules) if self.game else None
         mover_side = rules.side_of(state.to_move)
         scored = []
         best = -INFINITY if mover_side == side else INFINITY
@@ -128,7 +143,7 @@ class Solver:
         if not self.nodes & CHECK_NODES:
             checkpoint()
         if state.hand_over:
-            return _value(state, side)
+            return _value(state, side, self._odds)
         key = (state.to_move, state.hands, state.loose, state.builds, state.captured, state.last_capturer,
                state.sweeps, state.stock_pos)  # fmt: skip
         known = probe(self._table, key, alpha, beta)

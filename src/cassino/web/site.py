@@ -68,13 +68,14 @@ SiteFile = bytes | Path
 
 
 def _sources() -> list[tuple[str, Path]]:
-    """The package's Python files and typing marker, by their path in the wheel, in order."""
+    """The package's Python files, typing marker and the players' data (``players/data``: what
+    playing for the game reads), by their path in the wheel, in order."""
     found = []
     for path in sorted(PACKAGE.rglob("*")):
         name = "cassino/" + path.relative_to(PACKAGE).as_posix()
         if (
             path.is_file()
-            and (path.suffix == ".py" or path.name == "py.typed")
+            and (path.suffix == ".py" or path.name == "py.typed" or name.startswith("cassino/players/data/"))
             and not any(p in name for p in _LEFT_OUT)
         ):
             found.append((name, path))
