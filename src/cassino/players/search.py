@@ -7,11 +7,12 @@ proportion to how likely the other seats' moves in this deal were with the hands
 cards after another (``worlds.BalancedDeals``), so that their card-by-card luck cancels and fewer
 worlds give the same accuracy. In each world every candidate move is searched a few plies ahead
 within the deal, or solved exactly once few cards remain (a world drawn twice is searched once);
-the move with the best average result is chosen. Where nothing is hidden (2-player last deal: the unseen cards are the opponent's hand) it
-solves the one true world exactly. With ``game``, while a side may reach the target this hand,
-results count by the chance of winning the game they give (``odds``): a solved hand's end from its
-scores, a searched move from the margin the hand is then expected to end with. ``cheater`` is the same search handed the real position: a
-benchmark, not a player.
+the move with the best average result is chosen. Where nothing is hidden (2-player last deal:
+the unseen cards are the opponent's hand) it solves the one true world exactly. With ``game``,
+while a side may reach the target this hand, results count by the chance of winning the game they
+give (``odds``): a solved hand's end from its scores, a searched move from the margin the hand is
+then expected to end with. ``cheater`` is the same search handed the real position: a benchmark,
+not a player.
 """
 
 from __future__ import annotations
