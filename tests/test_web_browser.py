@@ -182,9 +182,17 @@ def test_two_players_at_desktop_size(slow_server: Server, browser: Any) -> None:
             p.shot("web-table.png")
         capture = page.locator("[data-testid=move-choice][data-move^=capture]")
         if not captured["shot"] and capture.count():
+            # Watched from before the click: a loaded machine may answer the click, and fly the
+            # cards for their 360 ms, before the test's next command reaches the page.
+            page.evaluate(
+                "window.flown = false; new MutationObserver((changes, watch) => {"
+                " if (document.querySelector('.ghost')) { window.flown = true; watch.disconnect(); } })"
+                ".observe(document.body, {childList: true})"
+            )
             capture.first.click()
-            page.wait_for_selector(".ghost", timeout=5_000)
-            page.wait_for_timeout(120)  # halfway to the pile
+            page.wait_for_function("window.flown", timeout=5_000)  # the taken cards flew to the pile
+            if page.locator(".ghost").count():
+                page.wait_for_timeout(120)  # halfway to the pile
             p.shot("web-capture.png")
             captured["shot"] = True
             page.wait_for_function("!document.querySelector('.ghost')")
