@@ -5,10 +5,11 @@ samples worlds consistent with the seat's ``View`` (``worlds.WorldSampler``, whi
 deal's public play, dealing balanced worlds), and values every legal move on the SAME worlds, so
 that the noise of the sampling mostly cancels in the differences between moves (a world drawn
 twice is searched once). The moves race: one whose loss to the leader is settled (clear of
-nothing and of ``MARGIN``) is valued no more, and once no flag can change no more worlds are drawn. When the hidden cards are known (the last deal for two) it solves the
-one true world exactly. A value is in points of the count for
-the seat's side against the others (search gains, or the solver's hand margin less its game-won
-bonus); only differences between moves of one position mean anything.
+nothing and of ``MARGIN``) is valued no more, and once no flag can change no more worlds are
+drawn. When the hidden cards are known (the last deal for two) it solves the one true world
+exactly. A value is in points of the count for the seat's side against the others (search
+gains, or the solver's hand margin less its game-won bonus); only differences between moves of one
+position mean anything.
 
 ``assess`` gives each move's value, the best move, the chosen move's loss (best - chosen) and the
 one category of play the move belongs to (the review adds the losses up by category);

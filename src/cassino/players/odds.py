@@ -50,52 +50,53 @@ class GameOdds:
         for dealt, other, n in counts:
             by_dealer[0].append((dealt, other, n / total))
             by_dealer[1].append((other, dealt, n / total))
-        scoreless = sum(p for x, y, p in by_dealer[0] if x == 0 and y == 0)
-        self._tied = self._tied_odds(by_dealer)
+        # From a tie at or above the target the next hand with more points wins; an even one
+        # plays again with the deal passed.
+        self._tied = _passing_the_deal(
+            [sum(p for x, y, p in hands if x > y) for hands in by_dealer],
+            sum(p for x, y, p in by_dealer[0] if x == y),
+        )
         # _win[d][a][b]: side 0 wins from a to b, side d dealing next. Scores only rise, so the
-        # table fills from the highest sum down; a scoreless hand only passes the deal, which
-        # the two dealers' values solve together.
+        # table fills from the highest sum down; a scoreless hand only passes the deal.
+        scoreless = sum(p for x, y, p in by_dealer[0] if x == 0 and y == 0)
         self._win = [[[0.0] * target for _ in range(target)] for _ in range(2)]
         for total_score in range(2 * target - 2, -1, -1):
             for a in range(max(0, total_score - target + 1), min(target - 1, total_score) + 1):
                 b = total_score - a
                 rest = [self._after(by_dealer[d], a, b, 1 - d) for d in (0, 1)]
-                shared = 1.0 - scoreless * scoreless
-                self._win[0][a][b] = (rest[0] + scoreless * rest[1]) / shared
-                self._win[1][a][b] = (rest[1] + scoreless * rest[0]) / shared
+                self._win[0][a][b], self._win[1][a][b] = _passing_the_deal(rest, scoreless)
 
     def _after(self, hands: list[tuple[int, int, float]], a: int, b: int, dealer: int) -> float:
         """Side 0's chance from (a, b) over one hand's outcomes but the scoreless one, with
         ``dealer`` dealing the hand after it."""
-        target = self.target
         won = 0.0
         for x, y, p in hands:
             if x or y:
-                won += p * self._next(a + x, b + y, dealer, target)
+                won += p * self._next(a + x, b + y, dealer)
         return won
 
-    def _next(self, a: int, b: int, dealer: int, target: int) -> float:
+    def _next(self, a: int, b: int, dealer: int) -> float:
         """Side 0's chance once a hand has ended at (a, b), ``dealer`` to deal."""
+        target = self.target
         if a < target and b < target:
             return self._win[dealer][a][b]
         leader = leader_at_target(target, (a, b))
         return self._tied[dealer] if leader < 0 else float(leader == 0)
 
-    @staticmethod
-    def _tied_odds(by_dealer: list[list[tuple[int, int, float]]]) -> tuple[float, float]:
-        """Side 0's chance from a tie at or above the target, each side dealing next: the next
-        hand with more points wins, an even one plays again with the deal passed."""
-        ahead = [sum(p for x, y, p in hands if x > y) for hands in by_dealer]
-        even = sum(p for x, y, p in by_dealer[0] if x == y)
-        shared = 1.0 - even * even
-        return ((ahead[0] + even * ahead[1]) / shared, (ahead[1] + even * ahead[0]) / shared)
-
     def win(self, scores: Sequence[int], side: int, dealer_side: int) -> float:
         """``side``'s chance of winning from ``scores`` (a game not yet decided), with
         ``dealer_side`` to deal the next hand."""
         a, b = scores
-        chance = self._next(a, b, dealer_side, self.target)
+        chance = self._next(a, b, dealer_side)
         return chance if side == 0 else 1.0 - chance
+
+
+def _passing_the_deal(settled: Sequence[float], again: float) -> tuple[float, float]:
+    """Side 0's chance with each side to deal, when a hand settles the chance to ``settled[d]``
+    (side d dealing) but for a share ``again`` of hands that change nothing and pass the deal:
+    w0 = settled[0] + again * w1 and w1 = settled[1] + again * w0, solved together."""
+    shared = 1.0 - again * again
+    return ((settled[0] + again * settled[1]) / shared, (settled[1] + again * settled[0]) / shared)
 
 
 class HandStakes:

@@ -26,9 +26,9 @@ from typing import Final
 from ..movegen import capture_families
 from ..moves import BUILD, CAPTURE, MoveCode, code_card, code_kind, code_table
 from ..native import checkpoint
-from ..scoring import scored_sweeps
+from ..scoring import scored_sweeps, side_piles
 from ..state import State
-from ..view import View
+from ..view import View, plain_masks
 from .base import register
 from .evaluate import card_worth, mask_worth, passed_over
 from .heuristic import rate_moves
@@ -270,10 +270,10 @@ class SearchPlayer:
         side = rules.side_of(view.seat)
         margin = 0.0
         taken = 0
-        for seat, pile in enumerate(view.captured):
-            got = mask_worth(worth, int(pile))
-            margin += got if rules.side_of(seat) == side else -got
-            taken |= int(pile)
+        for owner, pile in enumerate(side_piles(rules, plain_masks(view.captured))):
+            got = mask_worth(worth, pile)
+            margin += got if owner == side else -got
+            taken |= pile
         for swept in scored_sweeps(rules, view.sweeps):
             margin += 1.0 if swept == side else -1.0
         left = whole = 0.0
