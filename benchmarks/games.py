@@ -19,12 +19,10 @@ others is refused rather than mixed in.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-import time
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
+
+from _checkpoint import play_into, read_match
 
 from cassino.arena.game import play_game
 from cassino.arena.stats import wilson
@@ -51,16 +49,6 @@ def play_pair(job: tuple[str, str, str, int, int]) -> dict[str, Any]:
             "b_moves": result.seat_moves[b_seat], "b_seconds": result.think_seconds[b_seat],
         })  # fmt: skip
     return {"pair": pair, "games": games}
-
-
-def read(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """The match a results file holds (its first line) and its pairs."""
-    if not path.exists():
-        return None, []
-    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    if not lines:
-        return None, []
-    return lines[0], lines[1:]
 
 
 def report(pairs: list[dict[str, Any]], a_spec: str, b_spec: str) -> None:
@@ -100,24 +88,11 @@ def main() -> None:
     args = parser.parse_args()
     path = Path(args.results)
     match = {"a": args.a, "b": args.b, "preset": args.preset, "seed": args.seed}
-    head, pairs = read(path)
-    if head is not None and head != match:
-        sys.exit(f"games: {path} holds another match ({head}); name another file")
+    pairs = read_match(path, match, "games")
     if not args.report:
-        if head is None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(match) + "\n", encoding="utf-8")
         done = {p["pair"] for p in pairs}
         todo = [(args.a, args.b, args.preset, args.seed, p) for p in range(args.pairs) if p not in done]
-        began = time.perf_counter()
-        with Pool(args.workers) as pool, path.open("a", encoding="utf-8") as out:
-            for pair in pool.imap_unordered(play_pair, todo):
-                out.write(json.dumps(pair, separators=(",", ":")) + "\n")
-                out.flush()
-                pairs.append(pair)
-                if args.minutes and time.perf_counter() - began > 60 * args.minutes:
-                    pool.terminate()  # the pairs in play are lost; the next run plays them
-                    break
+        play_into(path, match, pairs, play_pair, todo, args.workers, args.minutes)
     report(sorted(pairs, key=lambda p: int(p["pair"])), args.a, args.b)
 
 

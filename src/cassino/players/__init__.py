@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .alphamu import AlphaMuPlayer
 from .base import Player, choose_code, decide, make_player, player_names, register
 from .greedy import GreedyPlayer
 from .heuristic import HeuristicPlayer
@@ -12,6 +13,7 @@ from .search import CheaterPlayer, SearchPlayer
 
 __all__ = [
     "LEVELS",
+    "AlphaMuPlayer",
     "CheaterPlayer",
     "FalliblePlayer",
     "GreedyPlayer",
