@@ -127,7 +127,7 @@ def _check_solver(state: State) -> int:
     """The solver's value of ``state`` and of each move equal minimax's; returns the value."""
     side = state.rules.side_of(state.to_move)
     value, scored = Solver().solve(state, side)
-    assert value == _minimax(state, side)
+    assert value == _minimax(state, side) == Solver().value(state, side)
     for code, v in scored:
         state.push(code)
         assert v == _minimax(state, side)

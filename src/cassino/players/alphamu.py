@@ -114,7 +114,7 @@ class AlphaMu:
         key = state.key()
         known = self.leaves[i].get(key)
         if known is None:
-            known, _ = self.solver.solve(state, self.side)
+            known = self.solver.value(state, self.side)
             self.leaves[i][key] = known
             self.solved += 1
         return known

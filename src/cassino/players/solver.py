@@ -136,6 +136,15 @@ class Solver:
             best = max(best, v) if mover_side == side else min(best, v)
         return best, scored
 
+    def value(self, state: State, side: int) -> int:
+        """The exact value of ``state`` for ``side`` alone: one alpha-beta search, where ``solve``
+        gives every move its exact value (a full window each). Raises SolverBudgetExceeded past
+        ``max_nodes`` positions; ``state`` is left unchanged."""
+        self.nodes = 0
+        self._table = {}
+        self._odds = game_odds(state.rules) if self.game else None
+        return self._search(state, side, -INFINITY, INFINITY)
+
     def _search(self, state: State, side: int, alpha: int, beta: int) -> int:
         self.nodes += 1
         if self.nodes > self.max_nodes:
