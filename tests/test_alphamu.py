@@ -145,3 +145,12 @@ def test_the_player_leaves_four_players_to_its_search() -> None:
 def test_a_misspelt_setting_is_named() -> None:
     with pytest.raises(PlayerSpecError, match="mu_wrlds"):
         make_player("alphamu:mu_wrlds=4")
+
+
+def test_a_world_beyond_the_solvers_budget_leaves_the_base_searchs_move() -> None:
+    state = _holding_two(8)
+    view = view_of(state, state.to_move)
+    player = make_player("alphamu:mu_worlds=4", seed=2)
+    assert isinstance(player, AlphaMuPlayer) and player.applies(view)
+    player.solver = Solver(10)
+    assert player.choose(view) == make_player("search", seed=2).choose(view)

@@ -27,7 +27,7 @@ from ..view import View
 from .base import register
 from .search import SETTINGS as SEARCH_SETTINGS
 from .search import SearchPlayer
-from .solver import INFINITY, Solver
+from .solver import INFINITY, Solver, SolverBudgetExceeded
 from .worlds import WorldSampler
 
 Vector = tuple[int, ...]
@@ -138,7 +138,7 @@ def fused_values(worlds: list[State], side: int, solver: Solver) -> dict[MoveCod
 
 
 class AlphaMuPlayer:
-    """``base`` search, and αμ (``AlphaMu``) over ``worlds`` sampled worlds once it holds ``cards``
+    """``base`` search, and αμ (``AlphaMu``) over ``mu_worlds`` sampled worlds once it holds ``cards``
     or fewer in the next-to-last deal of a two-handed game. ``fused=1`` plays there by the same
     worlds solved one by one instead (``fused_values``): the determinized search it corrects, on
     the very worlds it draws, for measuring what strategy fusion costs."""
@@ -188,10 +188,13 @@ class AlphaMuPlayer:
             if len(worlds) >= self.mu_worlds:
                 break
         side = view.rules.side_of(view.seat)
-        if self.fused:
-            values = fused_values(list(worlds.values()), side, self.solver)
-        else:
-            values = AlphaMu(side, self.solver, self.limit).values(list(worlds.values()))
+        try:
+            if self.fused:
+                values = fused_values(list(worlds.values()), side, self.solver)
+            else:
+                values = AlphaMu(side, self.solver, self.limit).values(list(worlds.values()))
+        except SolverBudgetExceeded:
+            return chosen  # a world too large to solve within the solver's budget
         best = max(values.values())
         if values.get(chosen) == best:
             return chosen
