@@ -389,7 +389,7 @@ def test_cli_match(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["greedy", "nobody"], "unknown player 'nobody'; the players are: beginner, "),
+        (["greedy", "nobody"], "unknown player 'nobody'; the players are: alphamu, beginner, "),
         (["random", "greedy:bogus=3"], "greedy takes no settings, got 'bogus'"),
         (["greedy"], "name at least two players, got 1"),
         (["greedy", "random", "--players", "3"], "seats 3 players: name at least 3, got 2"),
