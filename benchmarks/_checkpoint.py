@@ -4,6 +4,7 @@ play and the same command run again plays only those missing (``games.py``, ``tw
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import json
 import sys
@@ -12,6 +13,20 @@ from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
+
+
+def add_match_arguments(parser: argparse.ArgumentParser, jobs: str) -> None:
+    """The arguments every checkpointed match takes: its two players, the file its ``jobs``
+    (deals, pairs) are kept in, the rules, the processes, a time limit and reporting alone."""
+    parser.add_argument("a")
+    parser.add_argument("b")
+    parser.add_argument("--results", required=True, help=f"the JSON-lines file the {jobs} are kept in")
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--minutes", type=float, default=0.0, help=f"start no {jobs[:-1]} after this long (0: no limit)"
+    )
+    parser.add_argument("--report", action="store_true", help=f"report the file's {jobs} and play nothing")
 
 
 def read_match(path: Path, match: dict[str, Any], script: str) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from _checkpoint import play_into, read_match
+from _checkpoint import add_match_arguments, play_into, read_match
 
 from cassino.arena.game import play_game
 from cassino.arena.stats import wilson
@@ -76,15 +76,9 @@ def report(pairs: list[dict[str, Any]], a_spec: str, b_spec: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("a")
-    parser.add_argument("b")
-    parser.add_argument("--results", required=True, help="the JSON-lines file the pairs are kept in")
+    add_match_arguments(parser, "pairs")
     parser.add_argument("--pairs", type=int, default=1000)
-    parser.add_argument("--preset", default="classic")
     parser.add_argument("--seed", type=int, default=3_000_000, help="pair p plays the decks of seed + p")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--minutes", type=float, default=0.0, help="start no pair after this long (0: no limit)")
-    parser.add_argument("--report", action="store_true", help="report the file's pairs and play nothing")
     args = parser.parse_args()
     path = Path(args.results)
     match = {"a": args.a, "b": args.b, "preset": args.preset, "seed": args.seed}

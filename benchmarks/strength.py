@@ -99,9 +99,8 @@ def main() -> None:
     for key in sorted(k for k in total if k != "squares"):
         print(f"  {key:22s} {total[key] / hands:6.3f}")
     for tag, spec in (("A", args.a), ("B", args.b)):
-        took = sorted(times[tag])
-        p99 = took[min(len(took) - 1, int(0.99 * len(took)))]
-        print(f"  time a move, {tag} ({spec}): mean {1000 * sum(took) / len(took):.2f} ms, p99 {1000 * p99:.2f} ms")
+        mean_time, p99 = mean_and_p99(times[tag])
+        print(f"  time a move, {tag} ({spec}): mean {1000 * mean_time:.2f} ms, p99 {1000 * p99:.2f} ms")
     mean_a, mean_b = (sum(times[t]) / len(times[t]) for t in ("A", "B"))
     print(f"  time ratio A/B: {mean_a / mean_b:.3f} (mean time a move, {args.workers} worker processes)")
     if args.save:
@@ -117,6 +116,12 @@ def compare(now: dict[int, int], before: dict[int, int]) -> None:
         raise SystemExit("strength: the saved run shares fewer than two deals with this one")
     mean, error = mean_and_error([(now[d] - before[d]) / 2 for d in shared])
     print(f"against the saved run, deal by deal over {len(shared)} deals: {mean:+.3f} ± {error:.3f} a hand")
+
+
+def mean_and_p99(times: list[float]) -> tuple[float, float]:
+    """The mean of move times and the time 99% of them stay within."""
+    took = sorted(times)
+    return sum(took) / len(took), took[min(len(took) - 1, int(0.99 * len(took)))]
 
 
 def mean_and_error(values: list[float]) -> tuple[float, float]:

@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _checkpoint import play_into, read_match
+from _checkpoint import add_match_arguments, play_into, read_match
+from strength import mean_and_error, mean_and_p99
 
 from cassino.cards import shuffled_deck
 from cassino.players.base import decide, make_player
@@ -74,31 +75,21 @@ def play_deal(job: tuple[str, str, str, int, bool]) -> dict[str, Any]:
 
 def report(rows: list[dict[str, Any]], a_spec: str, b_spec: str) -> None:
     """A's gain a hand with its standard error over deals, and the times a move."""
-    gains = [sum(r["diffs"]) / 2 for r in rows]
-    n = len(gains)
-    mean = sum(gains) / n
-    error = (sum((g - mean) ** 2 for g in gains) / (n - 1) / n) ** 0.5 if n > 1 else float("nan")
+    mean, error = mean_and_error([sum(r["diffs"]) / 2 for r in rows])
     changed = sum(1 for r in rows if r["diffs"][0] + r["diffs"][1] != 0)
-    print(f"{a_spec} against {b_spec}: {n} deals, the last two deals of each played in both seatings")
+    print(f"{a_spec} against {b_spec}: {len(rows)} deals, the last two deals of each played in both seatings")
     print(f"A's gain a hand: {mean:+.3f} ± {error:.3f} (one standard error over deals); {changed} deals differ")
     for tag, spec in (("a", a_spec), ("b", b_spec)):
-        took = sorted(t for r in rows for t in r[f"{tag}_times"])
-        p99 = took[min(len(took) - 1, int(0.99 * len(took)))]
-        print(f"{tag.upper()} ({spec}): {1000 * sum(took) / len(took):.1f} ms a move, p99 {1000 * p99:.1f} ms")
+        mean_time, p99 = mean_and_p99([t for r in rows for t in r[f"{tag}_times"]])
+        print(f"{tag.upper()} ({spec}): {1000 * mean_time:.1f} ms a move, p99 {1000 * p99:.1f} ms")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("a")
-    parser.add_argument("b")
-    parser.add_argument("--results", required=True, help="the JSON-lines file the deals are kept in")
+    add_match_arguments(parser, "deals")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--first", type=int, default=5_000_000, help="the first deal's number")
-    parser.add_argument("--preset", default="classic")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--minutes", type=float, default=0.0, help="start no deal after this long (0: no limit)")
     parser.add_argument("--same-seeds", action="store_true", help="give both players the same seed")
-    parser.add_argument("--report", action="store_true", help="report the file's deals and play nothing")
     args = parser.parse_args()
     path = Path(args.results)
     match: dict[str, Any] = {"a": args.a, "b": args.b, "preset": args.preset, "prefix": PREFIX}

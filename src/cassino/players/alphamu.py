@@ -55,7 +55,6 @@ class AlphaMu:
         self.limit = limit
         self.leaves: list[dict[tuple[object, ...], int]] = []
         self.capped = 0
-        self.solved = 0
 
     def values(self, worlds: list[State]) -> dict[MoveCode, float]:
         """Each legal move's best mean over the worlds: the best one strategy that begins with it
@@ -116,7 +115,6 @@ class AlphaMu:
         if known is None:
             known = self.solver.value(state, self.side)
             self.leaves[i][key] = known
-            self.solved += 1
         return known
 
     def _trim(self, front: list[Vector]) -> list[Vector]:
