@@ -310,23 +310,27 @@ def test_racing_drops_the_candidates_clearly_behind() -> None:
 
 
 def test_racing_searches_fewer_positions_for_the_same_worlds() -> None:
-    """With racing, the same worlds cost fewer positions once the weak moves drop out, and the
-    same seed still gives the same move."""
+    """With racing, the same worlds cost fewer positions once the weak moves drop out, a race
+    won by one move stops drawing worlds, and the same seed still gives the same move."""
     states = [s for s in _positions(make_rules("classic"), seed=8, count=60) if len(s.legal_codes()) > 4][:6]
     assert len(states) == 6
     works = {"plain": 0, "raced": 0}
+    stopped = 0
     for state in states:
         view = view_of(state, state.to_move)
         plain, raced = SearchPlayer(seed=3, worlds=24, work=0), SearchPlayer(seed=3, worlds=24, work=0, race=1.0)
         plain.choose(view)
         move = raced.choose(view)
-        assert move in view.legal and plain.last_worlds == raced.last_worlds == 24
+        assert move in view.legal and plain.last_worlds == 24
+        assert raced.race_after <= raced.last_worlds <= 24
+        stopped += raced.last_worlds < 24
         assert raced.last_work <= plain.last_work
         works["plain"] += plain.last_work
         works["raced"] += raced.last_work
         again = SearchPlayer(seed=3, worlds=24, work=0, race=1.0)
         assert again.choose(view) == move
     assert works["raced"] < 0.8 * works["plain"], works
+    assert stopped, "no race was won before the last world"
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("royal", 2), ("classic", 3), ("classic", 4)])

@@ -362,6 +362,8 @@ class SearchPlayer:
                 seen.append(values)
                 if done >= self.race_after and len(live) > 1:
                     live = self._raced(live, seen, totals)
+                    if len(live) == 1:  # the race is won: more worlds would change nothing
+                        break
         if len(live) < len(candidates):
             totals = {code: totals[code] for code in live}
         self.last_worlds = done

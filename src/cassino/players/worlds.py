@@ -135,10 +135,13 @@ class BalancedDeals:
 
 def move_likelihood(
     view: View, moves: list[DealMove], hands: tuple[CardMask, ...], temperature: float, floor: float,
-    cache: dict[tuple[int, CardMask], float] | None = None,
+    cache: dict[tuple[int, CardMask], float] | None = None, below: float = 0.0,
 ) -> float:  # fmt: skip
     """The chance, under the model, of the ``moves`` other seats made in this deal had they held
-    ``hands`` now (each move's seat holding its hand now plus the cards it has played since)."""
+    ``hands`` now (each move's seat holding its hand now plus the cards it has played since).
+
+    Once the chance falls under ``below`` the rest is not worked out (each move's chance is at
+    most 1, so it stays under): what is returned is then only a bound above the chance."""
     total = 1.0
     for i, move in enumerate(moves):
         hand = hands[move.seat] | move.kept
@@ -149,7 +152,7 @@ def move_likelihood(
             if cache is not None:
                 cache[key] = p
         total *= p
-        if not total:
+        if total < below or not total:
             break
     return total
 
@@ -184,7 +187,9 @@ def _choice_likelihood(view: View, move: DealMove, hand: CardMask, temperature: 
 class WorldSampler:
     """Draws worlds consistent with a view, kept with the likelihood of the deal's play so far.
 
-    Each draw tries up to ``tries`` worlds and keeps the first accepted, or else the likeliest."""
+    Each draw tries up to ``tries`` worlds and keeps the first accepted, or else the likeliest.
+    A world's acceptance is drawn before its likelihood is worked out, which then stops as soon
+    as it falls below the draw: most rejected worlds are known after the deal's first move."""
 
     def __init__(
         self, view: View, rng: random.Random, temperature: float = 0.2, floor: float = 0.05, tries: int = 8,
@@ -203,14 +208,20 @@ class WorldSampler:
         """One world; without moves to read, a plain uniform draw."""
         if not self.moves:
             return self.propose()
-        best: State | None = None
-        best_p = -1.0
+        rejected = []
         for _ in range(self.tries):
             world = self.propose()
-            p = move_likelihood(self.view, self.moves, world.hands, self.temperature, self.floor, self.cache)
-            if self.rng.random() < p:
+            draw = self.rng.random()
+            p = move_likelihood(self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, draw)
+            if draw < p:
                 return world
+            rejected.append(world)
+        # None accepted: the likeliest, each likelihood now worked out in full (the first counted
+        # moves come from the cache).
+        best = rejected[0]
+        best_p = -1.0
+        for world in rejected:
+            p = move_likelihood(self.view, self.moves, world.hands, self.temperature, self.floor, self.cache)
             if p > best_p:
                 best, best_p = world, p
-        assert best is not None
         return best
