@@ -4,6 +4,7 @@ sampled worlds' constraints, and every player only ever plays legal moves."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from cassino import native
 from cassino.arena.game import play_game
 from cassino.cards import ACES_MASK, RANK_MASKS, cards_of, mask_of, parse_card
+from cassino.cardset import CardSet
 from cassino.game import Game
 from cassino.moves import MoveCode, parse_code
 from cassino.players import (
@@ -26,7 +28,7 @@ from cassino.players import (
 from cassino.players.base import _REGISTRY, decide, parse_spec
 from cassino.players.errors import PlayerSpecError
 from cassino.players.evaluate import deal_moves, passed_over
-from cassino.players.heuristic import rate_moves
+from cassino.players.heuristic import MoveRater, rate_moves
 from cassino.players.search import SearchPlayer
 from cassino.players.solver import Solver, cards_known, world_of
 from cassino.players.worlds import BalancedDeals, WorldSampler, move_likelihood, sample_world
@@ -390,6 +392,36 @@ def test_the_true_hands_explain_a_heuristic_opponents_play() -> None:
             assert p < 1.0, cards_of(world.hands[1] | 1 << ((played >> 2) & 63))
             doubted += 1
     assert doubted >= 5
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("royal", 2), ("classic", 4)])
+def test_one_rater_rates_every_hand_as_a_fresh_view_does(preset: str, players: int) -> None:
+    """A ``MoveRater`` asked about hand after hand of one position (what it keeps from one to the
+    next is the table's part alone) rates each exactly as ``rate_moves`` does on a view holding it."""
+    rules = make_rules(preset, players=players)
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(3):
+        state = Game(rules, seed=seed).state
+        while not state.hand_over:
+            view = view_of(state, state.to_move)
+            rater = MoveRater.of_view(view, 0.9, 0.25)
+            pool = int(view.unseen) | int(view.hand)
+            size = int(view.hand).bit_count()
+            for _ in range(4):
+                hand = 0
+                for c in rng.sample(cards_of(pool), size):
+                    hand |= 1 << c
+                trial = State(
+                    rules, dealer=view.dealer, to_move=view.seat, hands=[hand if s == view.seat else 0 for s in range(players)],
+                    loose=int(view.loose), builds=view.builds, stock=(), captured=tuple(int(p) for p in view.captured),
+                )  # fmt: skip
+                legal = trial.legal_codes()
+                fresh = dataclasses.replace(view, hand=CardSet(hand), legal=tuple(legal))
+                assert rater.rate(hand, legal, 0.6, 0.3) == rate_moves(fresh, 0.6, 0.9, 0.3, 0.25)
+                checked += 1
+            state.push(state.legal_codes()[rng.randrange(len(state.legal_codes()))])
+    assert checked >= 100
 
 
 def test_world_sampler_keeps_worlds_consistent_and_repeats_by_seed() -> None:

@@ -141,42 +141,68 @@ def exposure(
     turn, weighted by the chance they hold a card that does it (plus a sweep's point).
 
     ``sure`` are cards the opponent is known to hold (a card of each build they own)."""
+    return risk_of(capture_options(rules, worth, loose, builds), unseen, hand_size, sure)
+
+
+CaptureOption = tuple[float, int, bool]
+"""One way to take something from a table (``capture_options``): what it takes (a card's share
+and a sweep's point included), the rank whose card does it, and whether a card of that rank known
+to be held (``sure``) surely does it (a build's owner holds a card of its value, not its rank
+under royal values: courts pair by rank)."""
+
+
+def capture_options(
+    rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[Build, ...]
+) -> list[CaptureOption]:
+    """Every way a card could take something from this table, by capture value, then the court
+    pairings: the part of ``exposure`` that depends on the table alone."""
     if not loose and not builds:
-        return 0.0
-    n_unseen = unseen.bit_count()
+        return []
     table_all = loose
     for build in builds:
         table_all |= build.cards
     sweep_bonus = 1.0 if rules.sweeps else 0.0
-    # (gain, chance) for each way to take something; the expected best of them is the exposure.
-    options: list[tuple[float, float]] = []
+    options: list[CaptureOption] = []
     top = max(rules.values)
     for value in range(1, top + 1):
-        holders = unseen & RANK_MASKS[value - 1]
-        p = 1.0 if sure & RANK_MASKS[value - 1] else holds_probability(holders.bit_count(), n_unseen, hand_size)
-        if p <= 0.0:
-            continue
         gain, got = best_capture(rules, worth, loose, builds, value)
         if not got:
             continue
         if got == table_all:
             gain += sweep_bonus
-        options.append((gain + CARD_SHARE, p))
+        options.append((gain + CARD_SHARE, value - 1, True))
     if not rules.royal:
         # Court cards pair with a loose card of their rank.
         for rank in COURTS:
             on_table = loose & RANK_MASKS[rank]
             if not on_table:
                 continue
-            p = holds_probability((unseen & RANK_MASKS[rank]).bit_count(), n_unseen, hand_size)
             gain = max(worth[c] for c in cards_of(on_table))
             if on_table == table_all:
                 gain += sweep_bonus
-            options.append((gain + CARD_SHARE, p))
-    options.sort(reverse=True)
+            options.append((gain + CARD_SHARE, rank, False))
+    return options
+
+
+def risk_of(options: list[CaptureOption], unseen: CardMask, hand_size: int, sure: CardMask = 0) -> float:
+    """``exposure`` from a table's ``capture_options``: the expected best take of an opponent
+    holding ``hand_size`` of the ``unseen`` cards (surely a card of each ``sure`` rank)."""
+    n_unseen = unseen.bit_count()
+    # (gain, chance) for each way to take something; the expected best of them is the exposure.
+    chances: list[tuple[float, float]] = []
+    for gain, rank, pairs_sure in options:
+        kind = RANK_MASKS[rank]
+        if pairs_sure and sure & kind:
+            p = 1.0
+        else:
+            p = holds_probability((unseen & kind).bit_count(), n_unseen, hand_size)
+            if p <= 0.0:
+                continue
+        chances.append((gain, p))
+    chances.sort(reverse=True)
     risk = 0.0
     none_better = 1.0
-    for gain, p in options:
+    for gain, p in chances:
         risk += gain * p * none_better
         none_better *= 1.0 - p
     return risk
@@ -192,17 +218,24 @@ def best_own_capture(
         low = m & -m
         m ^= low
         c = low.bit_length() - 1
-        rank = c >> 2
-        if not rules.royal and rank >= JACK:
-            on_table = loose & RANK_MASKS[rank]
-            if on_table:
-                best = max(best, max(worth[x] for x in cards_of(on_table)) + worth[c])
-            continue
-        values = (1, HIGHEST_VALUE) if rank == ACE and rules.royal and rules.royal_ace_high else (rank + 1,)
-        for value in values:
-            gain, got = best_capture(rules, worth, loose, builds, value)
-            if got:
-                best = max(best, gain + worth[c])
+        take = rank_take(rules, worth, loose, builds, c >> 2)
+        if take >= 0.0:
+            best = max(best, take + worth[c])
+    return best
+
+
+def rank_take(rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[Build, ...], rank: int) -> float:
+    """The most a card of ``rank`` could take from this table, its own worth aside, or -1 when it
+    takes nothing (court pairing included)."""
+    if not rules.royal and rank >= JACK:
+        on_table = loose & RANK_MASKS[rank]
+        return max(worth[x] for x in cards_of(on_table)) if on_table else -1.0
+    best = -1.0
+    values = (1, HIGHEST_VALUE) if rank == ACE and rules.royal and rules.royal_ace_high else (rank + 1,)
+    for value in values:
+        gain, got = best_capture(rules, worth, loose, builds, value)
+        if got:
+            best = max(best, gain)
     return best
 
 

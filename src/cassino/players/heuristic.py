@@ -9,19 +9,23 @@ what it leaves the next player, who holds an unknown share of the cards this sea
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
-from ..cards import RANK_MASKS
+from ..cards import FULL_DECK, RANK_MASKS, CardMask
 from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, MoveCode, code_card, code_cards, code_kind, code_value
+from ..rules import Rules
+from ..state import Build
 from ..view import View
 from .base import register
 from .evaluate import (
     CARD_SHARE,
-    best_own_capture,
+    capture_options,
     card_worth,
-    exposure,
     holds_probability,
     mask_worth,
+    rank_take,
+    risk_of,
     table_after,
     value_takers,
 )
@@ -36,6 +40,118 @@ PLAYER_WEIGHTS: Final = (0.6, 0.9, 0.3, 0.25)
 """The heuristic player's weights of risk, keep, follow and trail (what search models others by)."""
 
 
+class _MoveParts:
+    """What one move brings whatever else its seat holds (``MoveRater``)."""
+
+    def __init__(self, rater: MoveRater, code: MoveCode) -> None:
+        rules = rater.rules
+        worth = rater.worth
+        self.kind = code_kind(code)
+        self.card_bit = 1 << code_card(code)
+        self.loose, self.builds = table_after(code, rater.table, rater.on_table, rater.seat)
+        self.gain = 0.0
+        self.takers = 0
+        if self.kind == CAPTURE:
+            self.gain = mask_worth(worth, code_cards(code))
+            if not self.loose and not self.builds:
+                self.gain += rater.sweep_points
+        elif self.kind == BUILD:
+            self.takers = value_takers(code_value(code))
+            self.gain = mask_worth(worth, code_cards(code))  # the build's cards: kept or lost
+        else:
+            self.gain = -rater.trail_weight * worth[code_card(code)]
+        self.options = capture_options(rules, worth, self.loose, self.builds) if rater.opp_hand else []
+        self.takes: dict[int, float] = {}
+        """``rank_take`` on the table this move leaves, by rank, as ranks come up."""
+
+    def follow(self, rater: MoveRater, rest: CardMask) -> float:
+        """What the best card of ``rest`` could take next from the table this move leaves."""
+        best = 0.0
+        worth = rater.worth
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            c = low.bit_length() - 1
+            take = self.takes.get(c >> 2)
+            if take is None:
+                take = self.takes[c >> 2] = rank_take(rater.rules, worth, self.loose, self.builds, c >> 2)
+            if take >= 0.0:
+                best = max(best, take + worth[c])
+        return best
+
+
+class MoveRater:
+    """The heuristic's terms of the moves of one position, for whatever hand its seat holds.
+
+    What a move owes to the table alone (the table it leaves, what the next player could take from
+    there, what a card of each rank could take from there next) is worked out once a move, so the
+    search, weighing the same earlier position of the deal under hand after possible hand, pays
+    for little beyond the hand's own cards. ``public`` is every card the seat sees outside its hand."""
+
+    def __init__(
+        self, rules: Rules, seat: int, loose: CardMask, builds: tuple[Build, ...], public: CardMask,
+        hand_sizes: tuple[int, ...], keep_weight: float = 0.9, trail_weight: float = 0.25, follow: bool = True,
+    ) -> None:  # fmt: skip
+        self.rules = rules
+        self.worth = card_worth(rules)
+        self.seat = seat
+        self.table = loose
+        self.on_table = builds
+        self.hidden = FULL_DECK & ~public
+        self.keep_weight = keep_weight
+        self.trail_weight = trail_weight
+        self.with_follow = follow
+        nxt = (seat + 1) % rules.players
+        self.opp_hand = hand_sizes[nxt] if rules.side_of(nxt) != rules.side_of(seat) else 0
+        self.sure = 0
+        for build in builds:
+            if build.owner == nxt and build.value != HIGHEST_VALUE:
+                self.sure |= RANK_MASKS[build.value - 1]
+        self.sweep_points = _SWEEP if rules.sweeps else 0.0
+        self.parts: dict[MoveCode, _MoveParts] = {}
+
+    @classmethod
+    def of_view(
+        cls, view: View, keep_weight: float = 0.9, trail_weight: float = 0.25, follow: bool = True
+    ) -> MoveRater:
+        """The rater of the position on ``view``."""
+        public = FULL_DECK & ~int(view.unseen) & ~int(view.hand)  # ints: a CardSet's ~ and & are calls
+        return cls(
+            view.rules, view.seat, int(view.loose), view.builds, public, view.hand_sizes, keep_weight, trail_weight,
+            follow,
+        )  # fmt: skip
+
+    def terms(self, hand: CardMask, legal: Sequence[MoveCode]) -> list[tuple[float, float, float]]:
+        """Each of the ``legal`` moves' three terms holding ``hand`` (see ``move_terms``)."""
+        unseen = self.hidden & ~hand
+        n_unseen = unseen.bit_count()
+        opp_hand = self.opp_hand
+        out = []
+        for code in legal:
+            parts = self.parts.get(code)
+            if parts is None:
+                parts = self.parts[code] = _MoveParts(self, code)
+            gain = parts.gain
+            if parts.kind == BUILD:
+                takers = parts.takers
+                p = 1.0 if self.sure & takers else holds_probability((unseen & takers).bit_count(), n_unseen, opp_hand)
+                # Kept: next turn the build and the card kept for it come home. Taken: they go across.
+                gain = self.keep_weight * ((1 - p) * (gain + CARD_SHARE) - p * gain)
+            risk = risk_of(parts.options, unseen, opp_hand, self.sure) if opp_hand else 0.0
+            next_take = parts.follow(self, hand & ~parts.card_bit) if self.with_follow else 0.0
+            out.append((gain, risk, next_take))
+        return out
+
+    def rate(
+        self, hand: CardMask, legal: Sequence[MoveCode], risk_weight: float = 1.0, follow_weight: float = 0.3
+    ) -> list[tuple[float, MoveCode]]:
+        """Each of the ``legal`` moves with its rating holding ``hand`` (see ``rate_moves``)."""
+        return [
+            (gain - risk_weight * risk + follow_weight * follow, code)
+            for (gain, risk, follow), code in zip(self.terms(hand, legal), legal, strict=True)
+        ]
+
+
 def move_terms(
     view: View, keep_weight: float = 0.9, trail_weight: float = 0.25, follow: bool = True
 ) -> list[tuple[float, float, float]]:
@@ -43,45 +159,7 @@ def move_terms(
     makes is likely to bring (``gain``), what it leaves the next player to take (``risk``), and
     what its own next card could take (``follow``). ``rate_moves`` weighs them; the learned player
     reads them as inputs. Without ``follow`` that term is 0, not worked out."""
-    rules = view.rules
-    worth = card_worth(rules)
-    seat = view.seat
-    n = rules.players
-    me = rules.side_of(seat)
-    nxt = (seat + 1) % n
-    opp_hand = view.hand_sizes[nxt] if rules.side_of(nxt) != me else 0
-    # Plain ints: a CardSet's operators are Python calls, an int's compile to single instructions.
-    unseen = int(view.unseen)
-    hand = int(view.hand)
-    table = int(view.loose)
-    n_unseen = unseen.bit_count()
-    sure = 0
-    for build in view.builds:
-        if build.owner == nxt and build.value != HIGHEST_VALUE:
-            sure |= RANK_MASKS[build.value - 1]
-    sweep_points = _SWEEP if rules.sweeps else 0.0
-    out = []
-    for code in view.legal:
-        kind = code_kind(code)
-        card_bit = 1 << code_card(code)
-        loose, builds = table_after(code, table, view.builds, seat)
-        if kind == CAPTURE:
-            gain = mask_worth(worth, code_cards(code))
-            if not loose and not builds:
-                gain += sweep_points
-        elif kind == BUILD:
-            value = code_value(code)
-            new = code_cards(code)
-            takers = value_takers(value)
-            p = 1.0 if sure & takers else holds_probability((unseen & takers).bit_count(), n_unseen, opp_hand)
-            # Kept: next turn the build and the card kept for it come home. Taken: they go across.
-            gain = keep_weight * ((1 - p) * (mask_worth(worth, new) + CARD_SHARE) - p * mask_worth(worth, new))
-        else:
-            gain = -trail_weight * worth[code_card(code)]
-        risk = exposure(rules, worth, loose, builds, unseen, opp_hand, sure) if opp_hand else 0.0
-        next_take = best_own_capture(rules, worth, loose, builds, hand & ~card_bit) if follow else 0.0
-        out.append((gain, risk, next_take))
-    return out
+    return MoveRater.of_view(view, keep_weight, trail_weight, follow).terms(int(view.hand), view.legal)
 
 
 def rate_moves(
@@ -92,11 +170,8 @@ def rate_moves(
     trail_weight: float = 0.25,
 ) -> list[tuple[float, MoveCode]]:
     """Every legal move with its rating (higher is better), in the order of ``view.legal``."""
-    terms = move_terms(view, keep_weight, trail_weight, follow_weight != 0)
-    return [
-        (gain - risk_weight * risk + follow_weight * follow, code)
-        for (gain, risk, follow), code in zip(terms, view.legal, strict=True)
-    ]
+    rater = MoveRater.of_view(view, keep_weight, trail_weight, follow_weight != 0)
+    return rater.rate(int(view.hand), view.legal, risk_weight, follow_weight)
 
 
 class HeuristicPlayer:

@@ -34,7 +34,7 @@ from .evaluate import card_worth, mask_worth, passed_over
 from .heuristic import rate_moves
 from .odds import HandStakes, game_odds
 from .solver import CAPTURE_FIRST, CHECK_NODES, GAME_WON, Bounds, Solver, SolverBudgetExceeded, probe, store
-from .worlds import BalancedDeals, WorldSampler, sample_world
+from .worlds import BalancedDeals, RaterCache, WorldSampler, sample_world
 
 UNBOUNDED: Final = 1e9
 """Beyond any gain a deal can bring (a few points): alpha-beta's open window over float gains."""
@@ -225,6 +225,8 @@ class SearchPlayer:
         self.solver = Solver(max_nodes, game=self.game)
         self.last_worlds = 0
         self.last_work = 0
+        self.raters: RaterCache = {}
+        """The heuristic's raters of this deal's earlier positions, kept from one choice to the next."""
 
     def choose(self, view: View) -> MoveCode:
         """The move with the best average result over the sampled worlds."""
@@ -246,7 +248,7 @@ class SearchPlayer:
             unlikely = passed_over(view)
             make_world = lambda: sample_world(view, self.rng, unlikely, self.doubt)  # noqa: E731
         elif self.infer > 0:
-            make_world = WorldSampler(view, self.rng, self.infer, self.floor, balanced=self.balance)
+            make_world = WorldSampler(view, self.rng, self.infer, self.floor, balanced=self.balance, raters=self.raters)
         elif self.balance:
             make_world = BalancedDeals(view, self.rng)
         else:

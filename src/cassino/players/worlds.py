@@ -16,11 +16,10 @@ import random
 from collections.abc import Callable
 
 from ..cards import CardMask, cards_of
-from ..cardset import CardSet
 from ..state import State
 from ..view import View, plain_masks
 from .evaluate import DealMove, deal_moves, value_takers
-from .heuristic import PLAYER_WEIGHTS, rate_moves
+from .heuristic import PLAYER_WEIGHTS, MoveRater
 
 
 def sample_world(
@@ -136,19 +135,23 @@ class BalancedDeals:
 def move_likelihood(
     view: View, moves: list[DealMove], hands: tuple[CardMask, ...], temperature: float, floor: float,
     cache: dict[tuple[int, CardMask], float] | None = None, below: float = 0.0,
+    raters: list[MoveRater] | None = None,
 ) -> float:  # fmt: skip
     """The chance, under the model, of the ``moves`` other seats made in this deal had they held
     ``hands`` now (each move's seat holding its hand now plus the cards it has played since).
 
     Once the chance falls under ``below`` the rest is not worked out (each move's chance is at
-    most 1, so it stays under): what is returned is then only a bound above the chance."""
+    most 1, so it stays under): what is returned is then only a bound above the chance. ``raters``
+    (``deal_raters``), one for each move, keep what rating its position's moves costs for the
+    next hand asked about."""
     total = 1.0
     for i, move in enumerate(moves):
         hand = hands[move.seat] | move.kept
         key = (i, hand)
         p = cache.get(key) if cache is not None else None
         if p is None:
-            p = _choice_likelihood(view, move, hand, temperature, floor)
+            rater = raters[i] if raters is not None else _rater(view, move)
+            p = _choice_likelihood(view, move, hand, temperature, floor, rater)
             if cache is not None:
                 cache[key] = p
         total *= p
@@ -157,7 +160,43 @@ def move_likelihood(
     return total
 
 
-def _choice_likelihood(view: View, move: DealMove, hand: CardMask, temperature: float, floor: float) -> float:
+RaterCache = dict[tuple[object, ...], MoveRater]
+"""``MoveRater``s by the position they rate (``deal_raters``)."""
+_RATERS_KEPT = 64
+"""How many raters a ``RaterCache`` holds before it starts afresh: a few deals' worth."""
+
+
+def deal_raters(view: View, moves: list[DealMove], kept: RaterCache | None = None) -> list[MoveRater]:
+    """A ``MoveRater`` for the position of each of the deal's ``moves``; with ``kept``, those of
+    positions met before (at a seat's earlier choices in the deal) again, what they learnt kept."""
+    out = []
+    for move in moves:
+        key = (view.rules, move.seat, move.loose, move.builds, move.captured, move.hand_sizes)
+        rater = kept.get(key) if kept is not None else None
+        if rater is None:
+            rater = _rater(view, move)
+            if kept is not None:
+                if len(kept) >= _RATERS_KEPT:
+                    kept.clear()
+                kept[key] = rater
+        out.append(rater)
+    return out
+
+
+def _rater(view: View, move: DealMove) -> MoveRater:
+    """The heuristic's rater of the position ``move`` was made in, weighted as the model plays."""
+    public = move.loose
+    for build in move.builds:
+        public |= build.cards
+    for pile in move.captured:
+        public |= pile
+    _risk, keep, _follow, trail = PLAYER_WEIGHTS
+    return MoveRater(view.rules, move.seat, move.loose, move.builds, public, move.hand_sizes, keep, trail)
+
+
+def _choice_likelihood(
+    view: View, move: DealMove, hand: CardMask, temperature: float, floor: float, rater: MoveRater
+) -> float:
     """How likely the model makes ``move``'s choice holding ``hand`` (1 when it is its best)."""
     rules = view.rules
     hands = [0] * rules.players
@@ -166,19 +205,13 @@ def _choice_likelihood(view: View, move: DealMove, hand: CardMask, temperature: 
         rules, dealer=view.dealer, to_move=move.seat, hands=hands, loose=move.loose, builds=move.builds, stock=(),
         captured=move.captured,
     )  # fmt: skip
-    legal = tuple(position.legal_codes())
+    legal = position.legal_codes()
     if move.code not in legal:
         return 0.0
     if len(legal) == 1:
         return 1.0
-    # int.__new__ makes each CardSet without its constructor's checks: these masks are sets of cards.
-    seen = View(
-        rules=rules, seat=move.seat, dealer=view.dealer, to_move=move.seat, hand=int.__new__(CardSet, hand),
-        hand_sizes=move.hand_sizes, loose=int.__new__(CardSet, move.loose), builds=move.builds,
-        captured=tuple([int.__new__(CardSet, pile) for pile in move.captured]), stock_size=view.stock_size,
-        sweeps=(), last_capturer=-1, scores=view.scores, history=(), legal=legal,
-    )  # fmt: skip
-    rated = rate_moves(seen, *PLAYER_WEIGHTS)
+    risk, _keep, follow, _trail = PLAYER_WEIGHTS
+    rated = rater.rate(hand, legal, risk, follow)
     best = max(r for r, _ in rated)
     made = next(r for r, c in rated if c == move.code)
     return max(floor, math.exp((made - best) / temperature))
@@ -188,12 +221,13 @@ class WorldSampler:
     """Draws worlds consistent with a view, kept with the likelihood of the deal's play so far.
 
     Each draw tries up to ``tries`` worlds and keeps the first accepted, or else the likeliest.
+    ``raters`` keeps the raters of the deal's positions for the next sampler (``deal_raters``).
     A world's acceptance is drawn before its likelihood is worked out, which then stops as soon
     as it falls below the draw: most rejected worlds are known after the deal's first move."""
 
     def __init__(
         self, view: View, rng: random.Random, temperature: float = 0.2, floor: float = 0.05, tries: int = 8,
-        balanced: bool = False,
+        balanced: bool = False, raters: RaterCache | None = None,
     ) -> None:  # fmt: skip
         self.view = view
         self.rng = rng
@@ -202,6 +236,7 @@ class WorldSampler:
         self.floor = floor
         self.tries = tries
         self.moves = deal_moves(view)
+        self.raters = deal_raters(view, self.moves, raters)
         self.cache: dict[tuple[int, CardMask], float] = {}
 
     def __call__(self) -> State:
@@ -212,7 +247,9 @@ class WorldSampler:
         for _ in range(self.tries):
             world = self.propose()
             draw = self.rng.random()
-            p = move_likelihood(self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, draw)
+            p = move_likelihood(
+                self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, draw, self.raters
+            )
             if draw < p:
                 return world
             rejected.append(world)
@@ -221,7 +258,9 @@ class WorldSampler:
         best = rejected[0]
         best_p = -1.0
         for world in rejected:
-            p = move_likelihood(self.view, self.moves, world.hands, self.temperature, self.floor, self.cache)
+            p = move_likelihood(
+                self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, raters=self.raters
+            )
             if p > best_p:
                 best, best_p = world, p
         return best
