@@ -128,22 +128,6 @@ def best_capture(
     return best, best_mask
 
 
-def exposure(
-    rules: Rules,
-    worth: tuple[float, ...],
-    loose: CardMask,
-    builds: tuple[Build, ...],
-    unseen: CardMask,
-    hand_size: int,
-    sure: CardMask = 0,
-) -> float:
-    """What an opponent holding ``hand_size`` of the ``unseen`` cards may take from this table next
-    turn, weighted by the chance they hold a card that does it (plus a sweep's point).
-
-    ``sure`` are cards the opponent is known to hold (a card of each build they own)."""
-    return risk_of(capture_options(rules, worth, loose, builds), unseen, hand_size, sure)
-
-
 CaptureOption = tuple[float, int, bool]
 """One way to take something from a table (``capture_options``): what it takes (a card's share
 and a sweep's point included), the rank whose card does it, and whether a card of that rank known
@@ -155,7 +139,7 @@ def capture_options(
     rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[Build, ...]
 ) -> list[CaptureOption]:
     """Every way a card could take something from this table, by capture value, then the court
-    pairings: the part of ``exposure`` that depends on the table alone."""
+    pairings: the part of ``risk_of`` that depends on the table alone."""
     if not loose and not builds:
         return []
     table_all = loose
@@ -185,8 +169,10 @@ def capture_options(
 
 
 def risk_of(options: list[CaptureOption], unseen: CardMask, hand_size: int, sure: CardMask = 0) -> float:
-    """``exposure`` from a table's ``capture_options``: the expected best take of an opponent
-    holding ``hand_size`` of the ``unseen`` cards (surely a card of each ``sure`` rank)."""
+    """What an opponent holding ``hand_size`` of the ``unseen`` cards may take from a table next
+    turn (its ``capture_options``), weighted by the chance they hold a card that does it (plus a
+    sweep's point): the expected best take. ``sure`` are cards the opponent is known to hold (a
+    card of each build they own)."""
     n_unseen = unseen.bit_count()
     # (gain, chance) for each way to take something; the expected best of them is the exposure.
     chances: list[tuple[float, float]] = []
@@ -206,22 +192,6 @@ def risk_of(options: list[CaptureOption], unseen: CardMask, hand_size: int, sure
         risk += gain * p * none_better
         none_better *= 1.0 - p
     return risk
-
-
-def best_own_capture(
-    rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[Build, ...], hand: CardMask
-) -> float:
-    """The most one card of ``hand`` could take from this table (court pairing included)."""
-    best = 0.0
-    m = hand
-    while m:
-        low = m & -m
-        m ^= low
-        c = low.bit_length() - 1
-        take = rank_take(rules, worth, loose, builds, c >> 2)
-        if take >= 0.0:
-            best = max(best, take + worth[c])
-    return best
 
 
 def rank_take(rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[Build, ...], rank: int) -> float:
