@@ -409,9 +409,7 @@ def test_one_rater_rates_every_hand_as_a_fresh_view_does(preset: str, players: i
             pool = int(view.unseen) | int(view.hand)
             size = int(view.hand).bit_count()
             for _ in range(4):
-                hand = 0
-                for c in rng.sample(cards_of(pool), size):
-                    hand |= 1 << c
+                hand = mask_of(rng.sample(cards_of(pool), size))
                 trial = State(
                     rules, dealer=view.dealer, to_move=view.seat, hands=[hand if s == view.seat else 0 for s in range(players)],
                     loose=int(view.loose), builds=view.builds, stock=(), captured=tuple(int(p) for p in view.captured),

@@ -128,11 +128,9 @@ def best_capture(
     return best, best_mask
 
 
-CaptureOption = tuple[float, int, bool]
+CaptureOption = tuple[float, int]
 """One way to take something from a table (``capture_options``): what it takes (a card's share
-and a sweep's point included), the rank whose card does it, and whether a card of that rank known
-to be held (``sure``) surely does it (a build's owner holds a card of its value, not its rank
-under royal values: courts pair by rank)."""
+and a sweep's point included) and the rank whose card does it."""
 
 
 def capture_options(
@@ -154,7 +152,7 @@ def capture_options(
             continue
         if got == table_all:
             gain += sweep_bonus
-        options.append((gain + CARD_SHARE, value - 1, True))
+        options.append((gain + CARD_SHARE, value - 1))
     if not rules.royal:
         # Court cards pair with a loose card of their rank.
         for rank in COURTS:
@@ -164,7 +162,7 @@ def capture_options(
             gain = max(worth[c] for c in cards_of(on_table))
             if on_table == table_all:
                 gain += sweep_bonus
-            options.append((gain + CARD_SHARE, rank, False))
+            options.append((gain + CARD_SHARE, rank))
     return options
 
 
@@ -172,13 +170,14 @@ def risk_of(options: list[CaptureOption], unseen: CardMask, hand_size: int, sure
     """What an opponent holding ``hand_size`` of the ``unseen`` cards may take from a table next
     turn (its ``capture_options``), weighted by the chance they hold a card that does it (plus a
     sweep's point): the expected best take. ``sure`` are cards the opponent is known to hold (a
-    card of each build they own)."""
+    card of each build they own: of a build's value, so never a court under classic values, where
+    courts take by pairing alone)."""
     n_unseen = unseen.bit_count()
-    # (gain, chance) for each way to take something; the expected best of them is the exposure.
+    # (gain, chance) for each way to take something; the expected best of them is the risk.
     chances: list[tuple[float, float]] = []
-    for gain, rank, pairs_sure in options:
+    for gain, rank in options:
         kind = RANK_MASKS[rank]
-        if pairs_sure and sure & kind:
+        if sure & kind:
             p = 1.0
         else:
             p = holds_probability((unseen & kind).bit_count(), n_unseen, hand_size)
