@@ -393,6 +393,40 @@ def test_the_search_leaf_is_the_best_capture_at_hand(deal: Deal) -> None:
         state.push(rng.choice(sorted(state.legal_codes())))
 
 
+@PROPERTY
+@given(deals())
+def test_a_frontier_bound_is_the_gain_of_making_the_move(deal: Deal) -> None:
+    """Whenever ``frontier_bound`` leaves a move without making it, what it gives is exactly the
+    move's gain (``play``), the move leaves a card in some hand, and the next seat's leaf cannot
+    bring it into the window: for both kinds of node and a window that admits some moves."""
+    state = deal.start()
+    worth = card_worth(state.rules)
+    rng = deal.walk()
+    left = 0
+    while not state.hand_over:
+        for side in range(state.rules.sides):
+            searcher = DealSearch(worth, side, horizon=0.7)
+            maximizing = state.rules.side_of(state.to_move) == side
+            for code in state.legal_codes():
+                for edge in (-1.5, 0.0, 0.5, 3.0):
+                    alpha, beta = (edge, 9.0) if maximizing else (-9.0, edge)
+                    bound = searcher.frontier_bound(state, code, maximizing, alpha, beta)
+                    stock_pos = state.stock_pos
+                    gain = searcher.play(state, code)
+                    next_side = state.rules.side_of(state.to_move)
+                    dealt = state.hand_over or state.stock_pos != stock_pos
+                    state.pop()
+                    if bound is None:
+                        continue
+                    left += 1
+                    assert bound == gain and not dealt
+                    assert (
+                        (bound <= alpha and next_side != side) if maximizing else (bound >= beta and next_side == side)
+                    )
+        state.push(rng.choice(sorted(state.legal_codes())))
+    assert left or state.rules.draw  # under draw every move draws a card: none is left
+
+
 def _minimax(searcher: DealSearch, state: State, depth: int, deal_end: int) -> float:
     """The deal search's value by plain minimax over the same moves (no window, no table): what
     its alpha-beta, transposition table and pruning at the horizon must give exactly."""

@@ -34,7 +34,7 @@ from .evaluate import card_worth, mask_worth, passed_over
 from .heuristic import rate_moves
 from .odds import HandStakes, game_odds
 from .solver import CAPTURE_FIRST, CHECK_NODES, GAME_WON, Bounds, Solver, SolverBudgetExceeded, probe, store
-from .worlds import BalancedDeals, RaterCache, WorldSampler, sample_world
+from .worlds import BalancedDeals, PositionCache, WorldSampler, sample_world
 
 UNBOUNDED: Final = 1e9
 """Beyond any gain a deal can bring (a few points): alpha-beta's open window over float gains."""
@@ -104,6 +104,35 @@ class DealSearch:
         best *= self.horizon
         return best if state.rules.side_of(state.to_move) == self.side else -best
 
+    def frontier_bound(self, state: State, code: MoveCode, maximizing: bool, alpha: float, beta: float) -> float | None:
+        """One ply from the horizon, the gain of a move that cannot reach into the window (as in
+        ``value``), worked out without making it; None when the move must be made to know (it
+        ends the deal or the hand, draws a card, or may reach the window).
+
+        Most moves there are left this way, and making and taking back each cost more than
+        reading its gain from its code: the cards it captures, and a sweep when the table is left
+        empty."""
+        seat = state.to_move
+        hands = state.hands
+        card_bit = 1 << ((code >> 2) & 63)
+        n = state.players
+        nxt = (seat + 1) % n
+        while nxt != seat and not hands[nxt]:
+            nxt = (nxt + 1) % n
+        if state.flags.draw or (nxt == seat and hands[seat] == card_bit):
+            return None
+        if (state.rules.side_of(nxt) == self.side) == maximizing:
+            return None
+        gain = 0.0
+        if code & 3 == CAPTURE:
+            taken = code >> 12
+            gain = mask_worth(self.worth, taken | card_bit)
+            if state.rules.sweeps and not state.loose & ~taken and all(b[0] & taken for b in state.builds):
+                gain += 1.0
+        if maximizing:
+            return gain if gain <= alpha else None
+        return -gain if -gain >= beta else None
+
     def ordered(self, state: State) -> list[MoveCode]:
         """Moves most likely to matter first, at most ``breadth`` of them (captures by size)."""
         codes = state.legal_codes()
@@ -129,6 +158,11 @@ class DealSearch:
         side = self.side
         side_of = state.rules.side_of
         for code in self.ordered(state):
+            if depth == 1:
+                bound = self.frontier_bound(state, code, maximizing, alpha, beta)
+                if bound is not None:
+                    best = max(best, bound) if maximizing else min(best, bound)
+                    continue
             v = self.play(state, code)
             # One ply from the horizon the move's value is its gain plus a leaf (or nothing, the
             # hand over) whose sign the next seat's side sets: a leaf for the others only lowers
@@ -225,8 +259,9 @@ class SearchPlayer:
         self.solver = Solver(max_nodes, game=self.game)
         self.last_worlds = 0
         self.last_work = 0
-        self.raters: RaterCache = {}
-        """The heuristic's raters of this deal's earlier positions, kept from one choice to the next."""
+        self.positions: PositionCache = {}
+        """This deal's earlier positions as the world sampler asks about them, kept from one choice
+        to the next."""
 
     def choose(self, view: View) -> MoveCode:
         """The move with the best average result over the sampled worlds."""
@@ -248,7 +283,9 @@ class SearchPlayer:
             unlikely = passed_over(view)
             make_world = lambda: sample_world(view, self.rng, unlikely, self.doubt)  # noqa: E731
         elif self.infer > 0:
-            make_world = WorldSampler(view, self.rng, self.infer, self.floor, balanced=self.balance, raters=self.raters)
+            make_world = WorldSampler(
+                view, self.rng, self.infer, self.floor, balanced=self.balance, positions=self.positions
+            )
         elif self.balance:
             make_world = BalancedDeals(view, self.rng)
         else:

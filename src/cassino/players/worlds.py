@@ -135,23 +135,23 @@ class BalancedDeals:
 def move_likelihood(
     view: View, moves: list[DealMove], hands: tuple[CardMask, ...], temperature: float, floor: float,
     cache: dict[tuple[int, CardMask], float] | None = None, below: float = 0.0,
-    raters: list[MoveRater] | None = None,
+    positions: list[DealPosition] | None = None,
 ) -> float:  # fmt: skip
     """The chance, under the model, of the ``moves`` other seats made in this deal had they held
     ``hands`` now (each move's seat holding its hand now plus the cards it has played since).
 
     Once the chance falls under ``below`` the rest is not worked out (each move's chance is at
-    most 1, so it stays under): what is returned is then only a bound above the chance. ``raters``
-    (``deal_raters``), one for each move, keep what rating its position's moves costs for the
-    next hand asked about."""
+    most 1, so it stays under): what is returned is then only a bound above the chance.
+    ``positions`` (``deal_positions``), one for each move, keep what asking about its position
+    costs for the next hand asked about."""
     total = 1.0
     for i, move in enumerate(moves):
         hand = hands[move.seat] | move.kept
         key = (i, hand)
         p = cache.get(key) if cache is not None else None
         if p is None:
-            rater = raters[i] if raters is not None else _rater(view, move)
-            p = _choice_likelihood(view, move, hand, temperature, floor, rater)
+            position = positions[i] if positions is not None else DealPosition(view, move)
+            p = position.likelihood(move, hand, temperature, floor)
             if cache is not None:
                 cache[key] = p
         total *= p
@@ -160,74 +160,78 @@ def move_likelihood(
     return total
 
 
-RaterCache = dict[tuple[object, ...], MoveRater]
-"""``MoveRater``s by the position they rate (``deal_raters``)."""
-_RATERS_KEPT = 64
-"""How many raters a ``RaterCache`` holds before it starts afresh: a few deals' worth."""
+class DealPosition:
+    """The position an earlier move of the deal was made in, asked about under hand after possible
+    hand: the heuristic's rater of it, weighted as the model plays, and the position itself, whose
+    seat's hand is set to each hand asked about (marked as a search's, so that the generator keeps
+    its table's answers across the hands)."""
+
+    def __init__(self, view: View, move: DealMove) -> None:
+        public = move.loose
+        for build in move.builds:
+            public |= build.cards
+        for pile in move.captured:
+            public |= pile
+        _risk, keep, _follow, trail = PLAYER_WEIGHTS
+        self.rater = MoveRater(view.rules, move.seat, move.loose, move.builds, public, move.hand_sizes, keep, trail)
+        self.state = State(
+            view.rules, dealer=view.dealer, to_move=move.seat, hands=[0] * view.rules.players, loose=move.loose,
+            builds=move.builds, stock=(), captured=move.captured,
+        )  # fmt: skip
+        self.state.backtracked = True
+        self.seat = move.seat
+
+    def likelihood(self, move: DealMove, hand: CardMask, temperature: float, floor: float) -> float:
+        """How likely the model makes ``move``'s choice holding ``hand`` (1 when it is its best)."""
+        hands = [0] * len(self.state.hands)
+        hands[self.seat] = hand
+        self.state.hands = tuple(hands)
+        legal = self.state.legal_codes()
+        if move.code not in legal:
+            return 0.0
+        if len(legal) == 1:
+            return 1.0
+        risk, _keep, follow, _trail = PLAYER_WEIGHTS
+        rated = self.rater.rate(hand, legal, risk, follow)
+        best = max(r for r, _ in rated)
+        made = next(r for r, c in rated if c == move.code)
+        return max(floor, math.exp((made - best) / temperature))
 
 
-def deal_raters(view: View, moves: list[DealMove], kept: RaterCache | None = None) -> list[MoveRater]:
-    """A ``MoveRater`` for the position of each of the deal's ``moves``; with ``kept``, those of
-    positions met before (at a seat's earlier choices in the deal) again, what they learnt kept."""
+PositionCache = dict[tuple[object, ...], DealPosition]
+"""``DealPosition``s by the position they are (``deal_positions``)."""
+_POSITIONS_KEPT = 64
+"""How many positions a ``PositionCache`` holds before it starts afresh: a few deals' worth."""
+
+
+def deal_positions(view: View, moves: list[DealMove], kept: PositionCache | None = None) -> list[DealPosition]:
+    """The ``DealPosition`` of each of the deal's ``moves``; with ``kept``, those met before (at a
+    seat's earlier choices in the deal) again, what they learnt kept."""
     out = []
     for move in moves:
         key = (view.rules, move.seat, move.loose, move.builds, move.captured, move.hand_sizes)
-        rater = kept.get(key) if kept is not None else None
-        if rater is None:
-            rater = _rater(view, move)
+        position = kept.get(key) if kept is not None else None
+        if position is None:
+            position = DealPosition(view, move)
             if kept is not None:
-                if len(kept) >= _RATERS_KEPT:
+                if len(kept) >= _POSITIONS_KEPT:
                     kept.clear()
-                kept[key] = rater
-        out.append(rater)
+                kept[key] = position
+        out.append(position)
     return out
-
-
-def _rater(view: View, move: DealMove) -> MoveRater:
-    """The heuristic's rater of the position ``move`` was made in, weighted as the model plays."""
-    public = move.loose
-    for build in move.builds:
-        public |= build.cards
-    for pile in move.captured:
-        public |= pile
-    _risk, keep, _follow, trail = PLAYER_WEIGHTS
-    return MoveRater(view.rules, move.seat, move.loose, move.builds, public, move.hand_sizes, keep, trail)
-
-
-def _choice_likelihood(
-    view: View, move: DealMove, hand: CardMask, temperature: float, floor: float, rater: MoveRater
-) -> float:
-    """How likely the model makes ``move``'s choice holding ``hand`` (1 when it is its best)."""
-    rules = view.rules
-    hands = [0] * rules.players
-    hands[move.seat] = hand
-    position = State(
-        rules, dealer=view.dealer, to_move=move.seat, hands=hands, loose=move.loose, builds=move.builds, stock=(),
-        captured=move.captured,
-    )  # fmt: skip
-    legal = position.legal_codes()
-    if move.code not in legal:
-        return 0.0
-    if len(legal) == 1:
-        return 1.0
-    risk, _keep, follow, _trail = PLAYER_WEIGHTS
-    rated = rater.rate(hand, legal, risk, follow)
-    best = max(r for r, _ in rated)
-    made = next(r for r, c in rated if c == move.code)
-    return max(floor, math.exp((made - best) / temperature))
 
 
 class WorldSampler:
     """Draws worlds consistent with a view, kept with the likelihood of the deal's play so far.
 
     Each draw tries up to ``tries`` worlds and keeps the first accepted, or else the likeliest.
-    ``raters`` keeps the raters of the deal's positions for the next sampler (``deal_raters``).
+    ``positions`` keeps the deal's earlier positions for the next sampler (``deal_positions``).
     A world's acceptance is drawn before its likelihood is worked out, which then stops as soon
     as it falls below the draw: most rejected worlds are known after the deal's first move."""
 
     def __init__(
         self, view: View, rng: random.Random, temperature: float = 0.2, floor: float = 0.05, tries: int = 8,
-        balanced: bool = False, raters: RaterCache | None = None,
+        balanced: bool = False, positions: PositionCache | None = None,
     ) -> None:  # fmt: skip
         self.view = view
         self.rng = rng
@@ -236,7 +240,7 @@ class WorldSampler:
         self.floor = floor
         self.tries = tries
         self.moves = deal_moves(view)
-        self.raters = deal_raters(view, self.moves, raters)
+        self.positions = deal_positions(view, self.moves, positions)
         self.cache: dict[tuple[int, CardMask], float] = {}
 
     def __call__(self) -> State:
@@ -248,7 +252,7 @@ class WorldSampler:
             world = self.propose()
             draw = self.rng.random()
             p = move_likelihood(
-                self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, draw, self.raters
+                self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, draw, self.positions
             )
             if draw < p:
                 return world
@@ -259,7 +263,7 @@ class WorldSampler:
         best_p = -1.0
         for world in rejected:
             p = move_likelihood(
-                self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, raters=self.raters
+                self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, positions=self.positions
             )
             if p > best_p:
                 best, best_p = world, p
