@@ -176,6 +176,10 @@ def main() -> None:
         return
     args = parser.parse_args()
     sources = {tag: str(Path(src).resolve()) for tag, src in (("A", args.a_src), ("B", args.b_src)) if src}
+    for src in sources.values():
+        if not (Path(src) / "cassino" / "__init__.py").is_file():
+            # Else the served process would import the installed package instead, unannounced.
+            raise SystemExit(f"strength: {src} holds no cassino package: give the src folder of a checkout")
     jobs = [(args.a, args.b, args.preset, deal) for deal in range(args.first, args.first + args.deals)]
     total: Counter[str] = Counter()
     by_deal_result: dict[int, int] = {}
