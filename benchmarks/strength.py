@@ -40,8 +40,13 @@ from pathlib import Path
 from cassino.cards import shuffled_deck
 from cassino.moves import MoveCode, format_code, parse_code
 from cassino.players.base import Player, decide, make_player
-from cassino.rules import make_rules
+from cassino.rules import Rules, make_rules
 from cassino.state import State
+
+
+def deal_hand(rules: Rules, deal: int) -> State:
+    """Deal ``deal``'s hand: the same deck in every run and in every process that plays it."""
+    return State.new_hand(rules, shuffled_deck(random.Random(deal)), 0, (0, 0))
 
 
 class Served:
@@ -86,8 +91,7 @@ def serve() -> None:
         message = json.loads(line)
         if "spec" in message:
             player = make_player(message["spec"], seed=message["seed"])
-            deck = shuffled_deck(random.Random(message["deal"]))
-            state = State.new_hand(make_rules(message["preset"]), deck, 0, (0, 0))
+            state = deal_hand(make_rules(message["preset"]), message["deal"])
             print(json.dumps({"ok": True}), flush=True)
             continue
         assert player is not None and state is not None
@@ -122,7 +126,6 @@ def play_deal(
     times: dict[str, list[float]] = {"A": [], "B": []}
     deal_diff = 0
     for a_seat in (0, 1):
-        deck = shuffled_deck(random.Random(deal))
         seeds = {"A": 7 * deal + a_seat, "B": 7 * deal + a_seat + 3}
         made: dict[str, Player | Served] = {}
         for tag, spec in (("A", a_spec), ("B", b_spec)):
@@ -134,7 +137,7 @@ def play_deal(
             else:
                 made[tag] = make_player(spec, seed=seeds[tag])
         tags = ["A", "B"] if a_seat == 0 else ["B", "A"]
-        state = State.new_hand(rules, deck, 0, (0, 0))
+        state = deal_hand(rules, deal)
         while not state.hand_over:
             tag = tags[state.to_move]
             player = made[tag]

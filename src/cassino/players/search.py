@@ -30,7 +30,7 @@ from ..scoring import scored_sweeps, side_piles
 from ..state import State
 from ..view import View, plain_masks
 from .base import register
-from .evaluate import card_worth, mask_worth, passed_over
+from .evaluate import card_worth, mask_worth, passed_over, table_after
 from .heuristic import rate_moves
 from .odds import HandStakes, game_odds
 from .solver import CAPTURE_FIRST, CHECK_NODES, GAME_WON, Bounds, Solver, SolverBudgetExceeded, probe, store
@@ -127,7 +127,7 @@ class DealSearch:
         if code & 3 == CAPTURE:
             taken = code >> 12
             gain = mask_worth(self.worth, taken | card_bit)
-            if state.rules.sweeps and not state.loose & ~taken and all(b[0] & taken for b in state.builds):
+            if state.rules.sweeps and table_after(code, state.loose, state.builds, seat) == (0, ()):
                 gain += 1.0
         if maximizing:
             return gain if gain <= alpha else None

@@ -179,12 +179,11 @@ class DealPosition:
             builds=move.builds, stock=(), captured=move.captured,
         )  # fmt: skip
         self.state.backtracked = True
-        self.seat = move.seat
 
     def likelihood(self, move: DealMove, hand: CardMask, temperature: float, floor: float) -> float:
         """How likely the model makes ``move``'s choice holding ``hand`` (1 when it is its best)."""
         hands = [0] * len(self.state.hands)
-        hands[self.seat] = hand
+        hands[self.state.to_move] = hand
         self.state.hands = tuple(hands)
         legal = self.state.legal_codes()
         if move.code not in legal:
