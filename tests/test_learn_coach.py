@@ -144,16 +144,21 @@ def test_racing_flags_what_the_full_valuation_flags_on_fewer_searches(monkeypatc
     """A move settled early (its loss clear of nothing and of the margin) is valued no more: the
     same flags as valuing every move on every world, for less search. Which of moves within the
     margin of each other is best may differ: the full valuation puts the raced best within it."""
-    from cassino.players.search import SearchPlayer
+    from cassino.players.search import MoveMemo, SearchPlayer
 
     searched: list[int] = []
     plain = SearchPlayer.values_once
 
     def counted(
-        self: SearchPlayer, world: State, candidates: list[int], side: int, known: dict[tuple[object, ...], Any]
+        self: SearchPlayer,
+        world: State,
+        candidates: list[int],
+        side: int,
+        known: dict[tuple[object, ...], Any],
+        memo: MoveMemo | None = None,
     ) -> tuple[dict[int, float], int]:
         searched.append(len(candidates))
-        return plain(self, world, candidates, side, known)
+        return plain(self, world, candidates, side, known, memo)
 
     monkeypatch.setattr(SearchPlayer, "values_once", counted)
     views = [view_of(state, 0) for seed in (4, 9) for state in positions(seed, 6)]

@@ -29,9 +29,9 @@ from cassino.players.base import _REGISTRY, decide, parse_spec
 from cassino.players.errors import PlayerSpecError
 from cassino.players.evaluate import deal_moves, passed_over
 from cassino.players.heuristic import MoveRater, rate_moves
-from cassino.players.search import SearchPlayer
+from cassino.players.search import MoveMemo, SearchPlayer
 from cassino.players.solver import Solver, cards_known, world_of
-from cassino.players.worlds import BalancedDeals, WorldSampler, move_likelihood, sample_world
+from cassino.players.worlds import BalancedDeals, WorldSampler, move_likelihood, sample_world, shuffle
 from cassino.rules import Rules, make_rules
 from cassino.state import State
 from cassino.view import view_of
@@ -134,7 +134,23 @@ def _check_solver(state: State) -> int:
         state.push(code)
         assert v == _minimax(state, side)
         state.pop()
+    assert Solver().best_moves(state, side) == [code for code, v in scored if v == value]
     return value
+
+
+def test_the_best_moves_cost_fewer_positions_than_every_move_s_value() -> None:
+    """``best_moves`` (exactly ``solve``'s best, checked above) searches fewer positions over the
+    last deals of classic hands: after the first move, a window one point wide is enough."""
+    rules = make_rules("classic")
+    best = every = 0
+    for state in _endgames(rules, range(20), cards_left=8):
+        side = rules.side_of(state.to_move)
+        solver = Solver()
+        solver.best_moves(state, side)
+        best += solver.nodes
+        solver.solve(state, side)
+        every += solver.nodes
+    assert best < 0.8 * every
 
 
 def test_solver_plays_to_win_the_game() -> None:
@@ -581,3 +597,39 @@ def test_a_player_of_your_own_gets_its_settings_from_its_signature() -> None:
     finally:
         _REGISTRY.pop("mine")
         _REGISTRY.pop("anything")
+
+
+def test_a_choice_s_worlds_share_their_positions_moves_exactly() -> None:
+    """``MoveMemo``: worlds searched one after another with one memo (a position's moves and best
+    capture, met in an earlier world, answered from it) give every candidate exactly the value, and
+    visit exactly the positions, that a fresh search of each world does: two to four seats."""
+    checked = 0
+    for preset, players in (("classic", 2), ("royal", 3), ("classic", 4)):
+        rules = make_rules(preset, players=players)
+        for state in _positions(rules, seed=players, count=12):
+            view = view_of(state, state.to_move)
+            side = rules.side_of(view.seat)
+            candidates = [c for _, c in sorted(rate_moves(view), key=lambda rc: -rc[0])[:6]]
+            player = SearchPlayer(seed=0, solve_below=0)
+            memo = MoveMemo()
+            rng = random.Random(checked)
+            for _ in range(5):
+                world = sample_world(view, rng)
+                assert player.world_values(world.copy(), candidates, side, memo) == player.world_values(
+                    world, candidates, side
+                )
+                checked += 1
+            assert memo.moves or memo.takes or all(not h for h in state.hands)
+    assert checked >= 150
+
+
+def test_worlds_are_shuffled_with_the_draws_of_random_shuffle() -> None:
+    """``worlds.shuffle`` (compiled) leaves a list and the generator exactly as ``Random.shuffle``
+    does, so a seed deals the same worlds either way."""
+    for seed in range(40):
+        for size in (0, 1, 2, 5, 31, 36, 52):
+            mine, theirs = random.Random(seed), random.Random(seed)
+            cards, expected = list(range(size)), list(range(size))
+            shuffle(mine, cards)
+            theirs.shuffle(expected)
+            assert cards == expected and mine.random() == theirs.random()

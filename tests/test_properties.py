@@ -20,6 +20,7 @@ from cassino.moves import CAPTURE, TRAIL, Move, code_cards, code_kind, format_co
 from cassino.notation import position_from_json, position_to_json
 from cassino.players.evaluate import card_worth, mask_worth
 from cassino.players.search import DealSearch
+from cassino.players.solver import in_order
 from strategies import HAND_MOVES, Deal, deals, positions, rules_st
 
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -464,3 +465,12 @@ def test_the_deal_search_gives_each_candidate_its_minimax_value(state: State, de
         expected[code] = v + _minimax(searcher, state, depth - 1, deal_end)
         state.pop()
     assert values == expected
+
+
+@PROPERTY
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 1 << 40)), max_size=60))
+def test_moves_in_order_are_the_stable_sort_by_rank(pairs: list[tuple[int, int]]) -> None:
+    """``solver.in_order`` (one sort of packed ints) is the stable sort of the codes by rank."""
+    codes = [code for _, code in pairs]
+    ranks = [rank for rank, _ in pairs]
+    assert in_order(codes, ranks) == [code for _, code in sorted(pairs, key=lambda rc: rc[0])]

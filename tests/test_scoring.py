@@ -459,3 +459,16 @@ def test_nobody_captured_in_the_whole_hand() -> None:
     assert state.result.points == (0, 0) and state.result.checksum == 0
     assert state.scores == (5, 7)
     assert state.loose.bit_count() == 52 and state.captured == (0, 0)
+
+
+def test_a_hand_scored_again_is_scored_under_its_own_rules() -> None:
+    """``score_hand`` keeps the hands it scored: the same piles and sweeps scored again give the
+    same score, and under other rules (spade scoring, partnerships) their own, as worked out afresh."""
+    from cassino.scoring import _score_hand
+
+    piles = [mask("AS 2S 10D JC QS KS 5H"), mask("AH 3S 4S 6C 7D 8H 9S")]
+    for rules in (make_rules("classic"), make_rules("spade"), make_rules("classic", sweeps=False)):
+        for sweeps in ((), (0, 1, 0)):
+            first = score_hand(rules, piles, sweeps)
+            assert score_hand(rules, tuple(piles), list(sweeps)) == first == _score_hand(rules, piles, sweeps)
+    assert score_hand(make_rules("spade"), piles, ()) != score_hand(make_rules("classic"), piles, ())

@@ -233,9 +233,26 @@ def expected_checksum(rules: Rules, result: HandScore) -> int:
     return total
 
 
+_SCORED: Final[dict[tuple[Rules, tuple[CardMask, ...], tuple[int, ...]], HandScore]] = {}
+_SCORED_KEPT: Final = 4096
+"""How many hands ``score_hand`` keeps before it starts afresh: an exact search of a hand's end
+(``players.solver``) finishes the hand thousands of times a move, mostly with piles met before."""
+
+
 def score_hand(rules: Rules, captured: Sequence[CardMask], sweeps: Sequence[int]) -> HandScore:
     """Score a finished hand from the seats' captured piles and the sweeps made: the scored items
-    of its count."""
+    of its count (a ``HandScore`` is a value: hands scored alike share one)."""
+    key = (rules, tuple(captured), tuple(sweeps))
+    found = _SCORED.get(key)
+    if found is None:
+        if len(_SCORED) >= _SCORED_KEPT:
+            _SCORED.clear()
+        found = _SCORED[key] = _score_hand(rules, captured, sweeps)
+    return found
+
+
+def _score_hand(rules: Rules, captured: Sequence[CardMask], sweeps: Sequence[int]) -> HandScore:
+    """``score_hand``, worked out."""
     piles = side_piles(rules, captured)
     cards = tuple(p.bit_count() for p in piles)
     spades = tuple((p & SPADES_MASK).bit_count() for p in piles)

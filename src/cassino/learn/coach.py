@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from ..cards import RANK_MASKS, SPADES_MASK, CardMask, rank
 from ..moves import BUILD, CAPTURE, TRAIL, Move, MoveCode, code_card, code_cards, code_kind, code_table
-from ..players.search import SearchPlayer
+from ..players.search import MoveMemo, SearchPlayer
 from ..players.solver import GAME_WON, cards_known, world_of
 from ..players.worlds import WorldSampler
 from ..reasons import Cards
@@ -355,8 +355,9 @@ class Coach:
         behind: dict[MoveCode, tuple[MoveCode, float]] = {}
         live = list(legal)
         searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
+        memo = MoveMemo()
         for done, world in enumerate(worlds, 1):
-            values = self._search.values_once(world, live, side, searched)[0]
+            values = self._search.values_once(world, live, side, searched, memo)[0]
             for code in live:
                 seen[code].append(_points(values[code]))
             if not self.race or done < RACE_AFTER or len(live) < 2:

@@ -101,7 +101,16 @@ def holds_probability(unseen_of_kind: int, unseen: int, hand_size: int) -> float
         return 0.0
     if unseen_of_kind > unseen - hand_size:
         return 1.0
-    return 1.0 - comb(unseen - unseen_of_kind, hand_size) / comb(unseen, hand_size)
+    key = (unseen_of_kind << 16) | (unseen << 8) | hand_size  # each below 256: at most 52 cards
+    p = _HOLDS.get(key)
+    if p is None:
+        p = _HOLDS[key] = 1.0 - comb(unseen - unseen_of_kind, hand_size) / comb(unseen, hand_size)
+    return p
+
+
+_HOLDS: Final[dict[int, float]] = {}
+"""``holds_probability`` by its three counts packed in one int: a few hundred values, asked for
+many times a move when worlds are weighed."""
 
 
 def best_capture(

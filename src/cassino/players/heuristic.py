@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from ..cards import FULL_DECK, RANK_MASKS, CardMask
+from ..cards import DECK_SIZE, FULL_DECK, RANK_MASKS, CardMask
 from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, MoveCode, code_card, code_cards, code_kind, code_value
 from ..rules import Rules
 from ..state import Build
@@ -61,6 +61,13 @@ class _MoveParts:
         else:
             self.gain = -rater.trail_weight * worth[code_card(code)]
         self.options = capture_options(rules, worth, self.loose, self.builds) if rater.opp_hand else []
+        self.ranks = 0
+        """The cards of the ranks that take something from the table this move leaves: ``risk``
+        depends on the unseen cards only through these."""
+        for _gain, rank in self.options:
+            self.ranks |= RANK_MASKS[rank]
+        self.risks: dict[int, float] = {}
+        """``risk_of`` by the unseen cards of ``ranks`` and how many are unseen in all."""
         self.takes: dict[int, float] = {}
         """``rank_take`` on the table this move leaves, by rank, as ranks come up."""
 
@@ -78,6 +85,16 @@ class _MoveParts:
             if take >= 0.0:
                 best = max(best, take + worth[c])
         return best
+
+    def risk(self, rater: MoveRater, unseen: CardMask, n_unseen: int) -> float:
+        """``risk_of`` the table this move leaves, with ``unseen`` (``n_unseen`` of them) the cards
+        the next player's hand is drawn from: kept by what it depends on, since a seat weighed
+        under hand after hand mostly holds none of ``ranks``."""
+        key = (unseen & self.ranks) | (n_unseen << DECK_SIZE)
+        risk = self.risks.get(key)
+        if risk is None:
+            risk = self.risks[key] = risk_of(self.options, unseen, rater.opp_hand, rater.sure)
+        return risk
 
 
 class MoveRater:
@@ -137,7 +154,7 @@ class MoveRater:
                 p = 1.0 if self.sure & takers else holds_probability((unseen & takers).bit_count(), n_unseen, opp_hand)
                 # Kept: next turn the build and the card kept for it come home. Taken: they go across.
                 gain = self.keep_weight * ((1 - p) * (gain + CARD_SHARE) - p * gain)
-            risk = risk_of(parts.options, unseen, opp_hand, self.sure) if opp_hand else 0.0
+            risk = parts.risk(self, unseen, n_unseen) if opp_hand else 0.0
             next_take = parts.follow(self, hand & ~parts.card_bit) if self.with_follow else 0.0
             out.append((gain, risk, next_take))
         return out

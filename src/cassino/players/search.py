@@ -26,6 +26,7 @@ from typing import Final
 from ..movegen import capture_families
 from ..moves import BUILD, CAPTURE, MoveCode, code_card, code_kind, code_table
 from ..native import checkpoint
+from ..rules import Rules
 from ..scoring import scored_sweeps, side_piles
 from ..state import State
 from ..view import View, plain_masks
@@ -33,11 +34,13 @@ from .base import register
 from .evaluate import card_worth, mask_worth, passed_over, table_after
 from .heuristic import rate_moves
 from .odds import HandStakes, game_odds
-from .solver import CAPTURE_FIRST, CHECK_NODES, GAME_WON, Bounds, Solver, SolverBudgetExceeded, probe, store
+from .solver import CAPTURE_FIRST, CHECK_NODES, GAME_WON, Bounds, Solver, SolverBudgetExceeded, in_order, probe, store
 from .worlds import BalancedDeals, PositionCache, WorldSampler, sample_world
 
 UNBOUNDED: Final = 1e9
 """Beyond any gain a deal can bring (a few points): alpha-beta's open window over float gains."""
+_PRIORITY_SPAN: Final = 256
+"""Above any ``_priority`` a move can have, negated: the packed sort key stays positive."""
 
 
 def _priority(code: MoveCode) -> int:
@@ -47,30 +50,65 @@ def _priority(code: MoveCode) -> int:
     return -((kind == CAPTURE) * CAPTURE_FIRST + code_table(code).bit_count() * 2 + (kind == BUILD))
 
 
+MemoKey = tuple[int, int, int, tuple[object, ...]]
+"""The mover's seat and hand and the table (loose cards, builds): all a position's moves depend on."""
+
+
+class MoveMemo:
+    """What the searches of one choice ask again and again across its worlds: the moves
+    ``DealSearch.ordered`` gives and the best capture ``DealSearch.leaf`` finds, by ``MemoKey``.
+    Neither depends on the other hands, so where another world's opponent plays the same card
+    the same way, the positions that follow for the seat (its hand is the same in every world)
+    are answered from here rather than generated again."""
+
+    def __init__(self) -> None:
+        self.moves: dict[MemoKey, list[MoveCode]] = {}
+        self.takes: dict[MemoKey, float] = {}
+
+
 class DealSearch:
     """Alpha-beta over one sampled world up to a few plies ahead, never past the current deal,
     counting the worth of what each side captures (and the residue at the end of a hand).
 
     Values are future gains from a position, so the transposition table ignores the history."""
 
-    def __init__(self, worth: tuple[float, ...], side: int, breadth: int = 8, horizon: float = 0.7) -> None:
+    def __init__(
+        self, worth: tuple[float, ...], side: int, breadth: int = 8, horizon: float = 0.7, memo: MoveMemo | None = None
+    ) -> None:
+        self.memo = MoveMemo() if memo is None else memo
         self.worth = worth
         self.horizon = horizon
         self.side = side
         self.breadth = breadth
         self.table: Bounds = {}
         self.nodes = 0
+        self.rules: Rules | None = None
+        self.ours: tuple[bool, ...] = ()
+        """Whether each seat plays for ``side`` under ``rules``: read at every node, where asking
+        the rules (a plain dataclass) would cost an interpreted call."""
+        self.sweep_point = 0.0
+
+    def seats(self, rules: Rules) -> tuple[bool, ...]:
+        """``ours`` for ``rules`` (learnt at the first position seen, again if they change)."""
+        if rules is not self.rules:
+            self.rules = rules
+            self.ours = tuple(rules.side_of(seat) == self.side for seat in range(rules.players))
+            self.sweep_point = 1.0 if rules.sweeps else 0.0
+        return self.ours
 
     def gain(self, before: tuple[int, ...], state: State) -> float:
         """What the last move brought: captured cards (residue included) and a sweep, for or against."""
-        rules = state.rules
+        after = state.captured
+        if after is before:  # nothing captured: the position keeps its tuple
+            return 0.0
+        ours = self.seats(state.rules)
         total = 0.0
         worth = self.worth
-        for seat, (old, new) in enumerate(zip(before, state.captured, strict=True)):
-            diff = old ^ new
+        for seat in range(len(after)):
+            diff = before[seat] ^ after[seat]
             if diff:
                 w = mask_worth(worth, diff)
-                total += w if rules.side_of(seat) == self.side else -w
+                total += w if ours[seat] else -w
         return total
 
     def play(self, state: State, code: MoveCode) -> float:
@@ -80,29 +118,38 @@ class DealSearch:
         sweeps = len(state.sweeps)
         state.push(code)
         v = self.gain(before, state)
-        if len(state.sweeps) > sweeps and state.rules.sweeps:
-            v += 1.0 if state.rules.side_of(state.sweeps[-1]) == self.side else -1.0
+        if len(state.sweeps) > sweeps:
+            ours = self.seats(state.rules)
+            v += self.sweep_point if ours[state.sweeps[-1]] else -self.sweep_point
         return v
 
     def leaf(self, state: State) -> float:
         """Beyond the horizon: what the player to move can take at once, for or against."""
         if not self.horizon:
             return 0.0
-        worth = self.worth
-        best = 0.0
-        # The capture families alone (no builds or trails made): each move's cards are the played
-        # card and a set ``s | p``, summed as ``code_cards`` would give them.
-        for head, sets, parts in capture_families(state):
-            played = 1 << code_card(head)
-            for p in parts:
-                for s in sets:
-                    taken = s | p
-                    if taken:
-                        w = mask_worth(worth, played | taken)
-                        if w > best:
-                            best = w
+        seat = state.to_move
+        key = (seat, state.hands[seat], state.loose, state.builds)
+        takes = self.memo.takes
+        known = takes.get(key)
+        if known is None:
+            best = 0.0
+            worth = self.worth
+            # The capture families alone (no builds or trails made): each move's cards are the
+            # played card and a set ``s | p``, summed as ``code_cards`` would give them.
+            for head, sets, parts in capture_families(state):
+                played = 1 << code_card(head)
+                for p in parts:
+                    for s in sets:
+                        taken = s | p
+                        if taken:
+                            w = mask_worth(worth, played | taken)
+                            if w > best:
+                                best = w
+            takes[key] = best
+        else:
+            best = known
         best *= self.horizon
-        return best if state.rules.side_of(state.to_move) == self.side else -best
+        return best if self.seats(state.rules)[state.to_move] else -best
 
     def frontier_bound(self, state: State, code: MoveCode, maximizing: bool, alpha: float, beta: float) -> float | None:
         """One ply from the horizon, the gain of a move that cannot reach into the window (as in
@@ -121,23 +168,34 @@ class DealSearch:
             nxt = (nxt + 1) % n
         if state.flags.draw or (nxt == seat and hands[seat] == card_bit):
             return None
-        if (state.rules.side_of(nxt) == self.side) == maximizing:
+        if self.seats(state.rules)[nxt] == maximizing:
             return None
         gain = 0.0
         if code & 3 == CAPTURE:
             taken = code >> 12
             gain = mask_worth(self.worth, taken | card_bit)
-            if state.rules.sweeps and table_after(code, state.loose, state.builds, seat) == (0, ()):
-                gain += 1.0
+            if self.sweep_point and table_after(code, state.loose, state.builds, seat) == (0, ()):
+                gain += self.sweep_point
         if maximizing:
             return gain if gain <= alpha else None
         return -gain if -gain >= beta else None
 
     def ordered(self, state: State) -> list[MoveCode]:
-        """Moves most likely to matter first, at most ``breadth`` of them (captures by size)."""
+        """Moves most likely to matter first, at most ``breadth`` of them (captures by size); the
+        list is the memo's, not to be changed."""
+        seat = state.to_move
+        key = (seat, state.hands[seat], state.loose, state.builds)
+        moves = self.memo.moves
+        known = moves.get(key)
+        if known is not None:
+            return known
+        known = moves[key] = self._ordered(state)
+        return known
+
+    def _ordered(self, state: State) -> list[MoveCode]:
+        """``ordered``, worked out."""
         codes = state.legal_codes()
-        codes.sort(key=_priority)
-        return codes[: self.breadth]
+        return in_order(codes, [_PRIORITY_SPAN + _priority(code) for code in codes])[: self.breadth]
 
     def value(self, state: State, depth: int, alpha: float, beta: float, deal_end: int) -> float:
         """The best future gain for ``side`` within ``depth`` plies (the others playing against it)."""
@@ -153,10 +211,9 @@ class DealSearch:
         if known is not None:
             return known
         a0, b0 = alpha, beta
-        maximizing = state.rules.side_of(state.to_move) == self.side
+        ours = self.seats(state.rules)
+        maximizing = ours[state.to_move]
         best = -UNBOUNDED if maximizing else UNBOUNDED
-        side = self.side
-        side_of = state.rules.side_of
         for code in self.ordered(state):
             if depth == 1:
                 bound = self.frontier_bound(state, code, maximizing, alpha, beta)
@@ -169,8 +226,8 @@ class DealSearch:
             # it, one for the side only raises it. A move that cannot reach into the window is
             # left there, its gain standing for it as a bound (the result is the same).
             if depth == 1 and (
-                (maximizing and v <= alpha and side_of(state.to_move) != side)
-                or (not maximizing and v >= beta and side_of(state.to_move) == side)
+                (maximizing and v <= alpha and not ours[state.to_move])
+                or (not maximizing and v >= beta and ours[state.to_move])
             ):
                 state.pop()
                 best = max(best, v) if maximizing else min(best, v)
@@ -334,16 +391,19 @@ class SearchPlayer:
     def _solve(self, state: State, side: int) -> MoveCode | None:
         """The exact best move, or None if the solver's budget runs out."""
         try:
-            _, scored = self.solver.solve(state, side)
+            best = self.solver.best_moves(state, side)
         except SolverBudgetExceeded:
             return None
-        best = max(v for _, v in scored)
-        return self.rng.choice([c for c, v in scored if v == best])
+        return self.rng.choice(best)
 
-    def world_values(self, world: State, candidates: list[MoveCode], side: int) -> tuple[dict[MoveCode, float], int]:
+    def world_values(
+        self, world: State, candidates: list[MoveCode], side: int, memo: MoveMemo | None = None
+    ) -> tuple[dict[MoveCode, float], int]:
         """The result of each candidate in one world for ``side``, solved exactly when few cards
         remain, else searched a few plies ahead, and the positions visited: the step the choice
         repeats over sampled worlds, public so that a coach can weigh every move on the same worlds.
+        ``memo`` (``MoveMemo``), shared by the worlds of one choice, saves asking their positions'
+        moves again.
 
         A solved result is the hand's margin (with the solver's ``GAME_WON`` when it decides the
         game), a searched one the gain from here: only differences within one world compare."""
@@ -355,7 +415,7 @@ class SearchPlayer:
                 return {code: points for code, points in scored if code in candidates}, self.solver.nodes
             except SolverBudgetExceeded:
                 work = self.solver.nodes
-        searcher = DealSearch(card_worth(world.rules), side, self.breadth, self.horizon)
+        searcher = DealSearch(card_worth(world.rules), side, self.breadth, self.horizon, memo)
         return searcher.root(world, candidates, self.depth, self.cross_deals), work + searcher.nodes
 
     def _sample(
@@ -381,13 +441,14 @@ class SearchPlayer:
         live = list(candidates)
         seen: list[dict[MoveCode, float]] = []
         searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
+        memo = MoveMemo()  # one choice's: a later choice meets few of its positions again
         while True:
             if deadline is not None:
                 if time.perf_counter() >= deadline and done:
                     break
             elif done >= budget or (self.work and work >= self.work and done):
                 break
-            values, nodes = self.values_once(make_world(), live, side, searched)
+            values, nodes = self.values_once(make_world(), live, side, searched, memo)
             work += nodes
             if stakes is None:
                 for code, v in values.items():
@@ -419,6 +480,7 @@ class SearchPlayer:
         candidates: list[MoveCode],
         side: int,
         searched: dict[tuple[object, ...], dict[MoveCode, float]],
+        memo: MoveMemo | None = None,
     ) -> tuple[dict[MoveCode, float], int]:
         """``world_values`` of a world not drawn before in ``searched`` (kept there), else the
         values kept, with no work: late in a deal the other hands hold a card or two, worlds come
@@ -427,7 +489,7 @@ class SearchPlayer:
         known = searched.get(key)
         if known is not None and all(code in known for code in candidates):
             return {code: known[code] for code in candidates}, 0
-        values, nodes = self.world_values(world, candidates, side)
+        values, nodes = self.world_values(world, candidates, side, memo)
         searched[key] = values
         return values, nodes
 

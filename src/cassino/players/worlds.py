@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..cards import CardMask, cards_of
 from ..state import State
@@ -22,15 +22,46 @@ from .evaluate import DealMove, deal_moves, value_takers
 from .heuristic import PLAYER_WEIGHTS, MoveRater
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``: the same draws in the same order (Python's own algorithm, bits
+    drawn by ``getrandbits``), run compiled. Every world dealt shuffles the unseen cards, and the
+    library's loop runs interpreted; a subclass of ``Random`` (which may draw otherwise) is
+    left to its own method."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def sample_world(
     view: View, rng: random.Random, unlikely: dict[int, CardMask] | None = None, doubt: float = 1.0
 ) -> State:
     """A full position consistent with ``view``: hidden cards dealt at random, build owners
     holding a card of each build's value. A card of a seat's ``unlikely`` ranks (see
     ``passed_over``) is dealt to that seat only with probability ``doubt``, when others remain."""
+    hands, stock = sample_deal(view, rng, unlikely, doubt)
+    return _world(view, hands, stock)
+
+
+WorldDeal = tuple[list[CardMask], list[int]]
+"""A world's hidden cards dealt: every seat's hand (the view's own included) and the stock in
+its order; ``_world`` makes the position of it."""
+
+
+def sample_deal(
+    view: View, rng: random.Random, unlikely: dict[int, CardMask] | None = None, doubt: float = 1.0
+) -> WorldDeal:
+    """``sample_world``'s deal, before its position is made (a weighed world may be rejected)."""
     rules = view.rules
     pool = cards_of(int(view.unseen))
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     hands = [0] * rules.players
     hands[view.seat] = int(view.hand)
     room = list(view.hand_sizes)
@@ -61,7 +92,7 @@ def sample_world(
         while room[seat] > 0 and pool:
             hands[seat] |= 1 << pool.pop()
             room[seat] -= 1
-    return _world(view, hands, pool)
+    return hands, pool
 
 
 def _world(view: View, hands: list[CardMask], stock: list[int]) -> State:
@@ -95,9 +126,14 @@ class BalancedDeals:
 
     def __call__(self) -> State:
         """The next world."""
+        hands, stock = self.deal()
+        return _world(self.view, hands, stock)
+
+    def deal(self) -> WorldDeal:
+        """The next world's deal, before its position is made."""
         view = self.view
         if not self.free or not self.need:
-            return sample_world(view, self.rng)
+            return sample_deal(view, self.rng)
         if len(self.order) < self.need:
             self.order += self._next_shuffle(set(self.order))
         dealt = self.order[: self.need]
@@ -112,15 +148,15 @@ class BalancedDeals:
                 taken |= 1 << c
             i += room
         stock = [c for c in self.pool if not taken >> c & 1]
-        self.rng.shuffle(stock)
-        return _world(view, hands, stock)
+        shuffle(self.rng, stock)
+        return hands, stock
 
     def _next_shuffle(self, waiting: set[int]) -> list[int]:
         """A fresh shuffle of every unseen card, to follow the last one's cards still ``waiting``:
         those share a world with this shuffle's first cards, so any of them there changes places
         with a later card (each shuffle still deals every card once, and no world gets a card twice)."""
         fresh = list(self.pool)
-        self.rng.shuffle(fresh)
+        shuffle(self.rng, fresh)
         head = self.need - len(waiting)
         later = [i for i in range(head, len(fresh)) if fresh[i] not in waiting]
         for i in range(head):
@@ -133,7 +169,7 @@ class BalancedDeals:
 
 
 def move_likelihood(
-    view: View, moves: list[DealMove], hands: tuple[CardMask, ...], temperature: float, floor: float,
+    view: View, moves: list[DealMove], hands: Sequence[CardMask], temperature: float, floor: float,
     cache: dict[tuple[int, CardMask], float] | None = None, below: float = 0.0,
     positions: list[DealPosition] | None = None,
 ) -> float:  # fmt: skip
@@ -234,7 +270,9 @@ class WorldSampler:
     ) -> None:  # fmt: skip
         self.view = view
         self.rng = rng
-        self.propose: Callable[[], State] = BalancedDeals(view, rng) if balanced else lambda: sample_world(view, rng)
+        self.propose: Callable[[], WorldDeal] = (
+            BalancedDeals(view, rng).deal if balanced else lambda: sample_deal(view, rng)
+        )
         self.temperature = temperature
         self.floor = floor
         self.tries = tries
@@ -243,27 +281,29 @@ class WorldSampler:
         self.cache: dict[tuple[int, CardMask], float] = {}
 
     def __call__(self) -> State:
-        """One world; without moves to read, a plain uniform draw."""
+        """One world; without moves to read, a plain uniform draw. Only the world kept is made a
+        position: a rejected deal is weighed by its hands alone."""
         if not self.moves:
-            return self.propose()
-        rejected = []
+            hands, stock = self.propose()
+            return _world(self.view, hands, stock)
+        rejected: list[WorldDeal] = []
         for _ in range(self.tries):
-            world = self.propose()
+            deal = self.propose()
             draw = self.rng.random()
             p = move_likelihood(
-                self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, draw, self.positions
+                self.view, self.moves, deal[0], self.temperature, self.floor, self.cache, draw, self.positions
             )
             if draw < p:
-                return world
-            rejected.append(world)
+                return _world(self.view, deal[0], deal[1])
+            rejected.append(deal)
         # None accepted: the likeliest, each likelihood now worked out in full (the first counted
         # moves come from the cache).
         best = rejected[0]
         best_p = -1.0
-        for world in rejected:
+        for deal in rejected:
             p = move_likelihood(
-                self.view, self.moves, world.hands, self.temperature, self.floor, self.cache, positions=self.positions
+                self.view, self.moves, deal[0], self.temperature, self.floor, self.cache, positions=self.positions
             )
             if p > best_p:
-                best, best_p = world, p
-        return best
+                best, best_p = deal, p
+        return _world(self.view, best[0], best[1])
