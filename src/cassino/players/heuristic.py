@@ -40,39 +40,26 @@ PLAYER_WEIGHTS: Final = (0.6, 0.9, 0.3, 0.25)
 """The heuristic player's weights of risk, keep, follow and trail (what search models others by)."""
 
 
-class _MoveParts:
-    """What one move brings whatever else its seat holds (``MoveRater``)."""
+class _TableLeft:
+    """What a table that moves leave offers next, whatever the hand (``MoveRater``): kept once
+    for every move that leaves it (a capture of the same cards by another card of the value)."""
 
-    def __init__(self, rater: MoveRater, code: MoveCode) -> None:
-        rules = rater.rules
-        worth = rater.worth
-        self.kind = code_kind(code)
-        self.card_bit = 1 << code_card(code)
-        self.loose, self.builds = table_after(code, rater.table, rater.on_table, rater.seat)
-        self.gain = 0.0
-        self.takers = 0
-        if self.kind == CAPTURE:
-            self.gain = mask_worth(worth, code_cards(code))
-            if not self.loose and not self.builds:
-                self.gain += rater.sweep_points
-        elif self.kind == BUILD:
-            self.takers = value_takers(code_value(code))
-            self.gain = mask_worth(worth, code_cards(code))  # the build's cards: kept or lost
-        else:
-            self.gain = -rater.trail_weight * worth[code_card(code)]
-        self.options = capture_options(rules, worth, self.loose, self.builds) if rater.opp_hand else []
+    def __init__(self, rater: MoveRater, loose: CardMask, builds: tuple[Build, ...]) -> None:
+        self.loose = loose
+        self.builds = builds
+        self.options = capture_options(rater.rules, rater.worth, loose, builds) if rater.opp_hand else []
         self.ranks = 0
-        """The cards of the ranks that take something from the table this move leaves: ``risk``
-        depends on the unseen cards only through these."""
+        """The cards of the ranks that take something from this table: ``risk`` depends on the
+        unseen cards only through these."""
         for _gain, rank in self.options:
             self.ranks |= RANK_MASKS[rank]
         self.risks: dict[int, float] = {}
         """``risk_of`` by the unseen cards of ``ranks`` and how many are unseen in all."""
         self.takes: dict[int, float] = {}
-        """``rank_take`` on the table this move leaves, by rank, as ranks come up."""
+        """``rank_take`` on this table, by rank, as ranks come up."""
 
     def follow(self, rater: MoveRater, rest: CardMask) -> float:
-        """What the best card of ``rest`` could take next from the table this move leaves."""
+        """What the best card of ``rest`` could take next from this table."""
         best = 0.0
         worth = rater.worth
         while rest:
@@ -87,14 +74,41 @@ class _MoveParts:
         return best
 
     def risk(self, rater: MoveRater, unseen: CardMask, n_unseen: int) -> float:
-        """``risk_of`` the table this move leaves, with ``unseen`` (``n_unseen`` of them) the cards
-        the next player's hand is drawn from: kept by what it depends on, since a seat weighed
-        under hand after hand mostly holds none of ``ranks``."""
+        """``risk_of`` this table, with ``unseen`` (``n_unseen`` of them) the cards the next
+        player's hand is drawn from: kept by what it depends on, since a seat weighed under hand
+        after hand mostly holds none of ``ranks``."""
         key = (unseen & self.ranks) | (n_unseen << DECK_SIZE)
         risk = self.risks.get(key)
         if risk is None:
             risk = self.risks[key] = risk_of(self.options, unseen, rater.opp_hand, rater.sure)
         return risk
+
+
+class _MoveParts:
+    """What one move brings whatever else its seat holds (``MoveRater``)."""
+
+    def __init__(self, rater: MoveRater, code: MoveCode) -> None:
+        worth = rater.worth
+        self.kind = code_kind(code)
+        self.card_bit = 1 << code_card(code)
+        loose, builds = table_after(code, rater.table, rater.on_table, rater.seat)
+        self.gain = 0.0
+        self.takers = 0
+        if self.kind == CAPTURE:
+            self.gain = mask_worth(worth, code_cards(code))
+            if not loose and not builds:
+                self.gain += rater.sweep_points
+        elif self.kind == BUILD:
+            self.takers = value_takers(code_value(code))
+            self.gain = mask_worth(worth, code_cards(code))  # the build's cards: kept or lost
+        else:
+            self.gain = -rater.trail_weight * worth[code_card(code)]
+        key = (loose, builds)
+        left = rater.tables.get(key)
+        if left is None:
+            left = rater.tables[key] = _TableLeft(rater, loose, builds)
+        self.left = left
+        """The table this move leaves."""
 
 
 class MoveRater:
@@ -126,6 +140,8 @@ class MoveRater:
                 self.sure |= RANK_MASKS[build.value - 1]
         self.sweep_points = _SWEEP if rules.sweeps else 0.0
         self.parts: dict[MoveCode, _MoveParts] = {}
+        self.tables: dict[tuple[CardMask, tuple[Build, ...]], _TableLeft] = {}
+        """The tables its moves leave, each once."""
 
     @classmethod
     def of_view(
@@ -142,31 +158,39 @@ class MoveRater:
         """Each of the ``legal`` moves' three terms holding ``hand`` (see ``move_terms``)."""
         unseen = self.hidden & ~hand
         n_unseen = unseen.bit_count()
+        return [self.move_terms(code, hand, unseen, n_unseen) for code in legal]
+
+    def move_terms(self, code: MoveCode, hand: CardMask, unseen: CardMask, n_unseen: int) -> tuple[float, float, float]:
+        """One move's three terms holding ``hand``, with ``unseen`` (``n_unseen`` of them) the
+        cards the seat has not seen then (its ``hidden`` cards less the hand)."""
         opp_hand = self.opp_hand
-        out = []
-        for code in legal:
-            parts = self.parts.get(code)
-            if parts is None:
-                parts = self.parts[code] = _MoveParts(self, code)
-            gain = parts.gain
-            if parts.kind == BUILD:
-                takers = parts.takers
-                p = 1.0 if self.sure & takers else holds_probability((unseen & takers).bit_count(), n_unseen, opp_hand)
-                # Kept: next turn the build and the card kept for it come home. Taken: they go across.
-                gain = self.keep_weight * ((1 - p) * (gain + CARD_SHARE) - p * gain)
-            risk = parts.risk(self, unseen, n_unseen) if opp_hand else 0.0
-            next_take = parts.follow(self, hand & ~parts.card_bit) if self.with_follow else 0.0
-            out.append((gain, risk, next_take))
-        return out
+        parts = self.parts.get(code)
+        if parts is None:
+            parts = self.parts[code] = _MoveParts(self, code)
+        gain = parts.gain
+        if parts.kind == BUILD:
+            takers = parts.takers
+            p = 1.0 if self.sure & takers else holds_probability((unseen & takers).bit_count(), n_unseen, opp_hand)
+            # Kept: next turn the build and the card kept for it come home. Taken: they go across.
+            gain = self.keep_weight * ((1 - p) * (gain + CARD_SHARE) - p * gain)
+        risk = parts.left.risk(self, unseen, n_unseen) if opp_hand else 0.0
+        next_take = parts.left.follow(self, hand & ~parts.card_bit) if self.with_follow else 0.0
+        return gain, risk, next_take
 
     def rate(
         self, hand: CardMask, legal: Sequence[MoveCode], risk_weight: float = 1.0, follow_weight: float = 0.3
     ) -> list[tuple[float, MoveCode]]:
         """Each of the ``legal`` moves with its rating holding ``hand`` (see ``rate_moves``)."""
-        return [
-            (gain - risk_weight * risk + follow_weight * follow, code)
-            for (gain, risk, follow), code in zip(self.terms(hand, legal), legal, strict=True)
-        ]
+        unseen = self.hidden & ~hand
+        n_unseen = unseen.bit_count()
+        return [(self.rating(code, hand, unseen, n_unseen, risk_weight, follow_weight), code) for code in legal]
+
+    def rating(
+        self, code: MoveCode, hand: CardMask, unseen: CardMask, n_unseen: int, risk_weight: float, follow_weight: float
+    ) -> float:
+        """One move's rating holding ``hand`` (``rate``'s, for a reader that may stop early)."""
+        gain, risk, follow = self.move_terms(code, hand, unseen, n_unseen)
+        return gain - risk_weight * risk + follow_weight * follow
 
 
 def move_terms(

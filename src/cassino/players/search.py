@@ -76,6 +76,10 @@ class DealSearch:
         self, worth: tuple[float, ...], side: int, breadth: int = 8, horizon: float = 0.7, memo: MoveMemo | None = None
     ) -> None:
         self.memo = MoveMemo() if memo is None else memo
+        self.memo_seat = -1
+        """The seat whose positions the memo answers: the one choosing (``root``), whose hand is
+        the same in every world; another seat's hand changes from world to world, so the memo
+        would find little there for what it holds. -1: every seat."""
         self.worth = worth
         self.horizon = horizon
         self.side = side
@@ -128,9 +132,9 @@ class DealSearch:
         if not self.horizon:
             return 0.0
         seat = state.to_move
-        key = (seat, state.hands[seat], state.loose, state.builds)
-        takes = self.memo.takes
-        known = takes.get(key)
+        memoized = seat == self.memo_seat or self.memo_seat < 0
+        key = (seat, state.hands[seat], state.loose, state.builds) if memoized else None
+        known = self.memo.takes.get(key) if key is not None else None
         if known is None:
             best = 0.0
             worth = self.worth
@@ -145,7 +149,8 @@ class DealSearch:
                             w = mask_worth(worth, played | taken)
                             if w > best:
                                 best = w
-            takes[key] = best
+            if key is not None:
+                self.memo.takes[key] = best
         else:
             best = known
         best *= self.horizon
@@ -184,6 +189,8 @@ class DealSearch:
         """Moves most likely to matter first, at most ``breadth`` of them (captures by size); the
         list is the memo's, not to be changed."""
         seat = state.to_move
+        if seat != self.memo_seat and self.memo_seat >= 0:
+            return self._ordered(state)
         key = (seat, state.hands[seat], state.loose, state.builds)
         moves = self.memo.moves
         known = moves.get(key)
@@ -252,6 +259,7 @@ class DealSearch:
 
         The search stops at the end of the deal unless ``cross_deals`` (the world's stock is known)."""
         out = {}
+        self.memo_seat = state.to_move
         deal_end = -1 if cross_deals else state.stock_pos
         for code in candidates:
             v = self.play(state, code)

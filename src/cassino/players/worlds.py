@@ -227,9 +227,20 @@ class DealPosition:
         if len(legal) == 1:
             return 1.0
         risk, _keep, follow, _trail = PLAYER_WEIGHTS
-        rated = self.rater.rate(hand, legal, risk, follow)
-        best = max(r for r, _ in rated)
-        made = next(r for r, c in rated if c == move.code)
+        rater = self.rater
+        unseen = rater.hidden & ~hand
+        n_unseen = unseen.bit_count()
+        made = rater.rating(move.code, hand, unseen, n_unseen, risk, follow)
+        best = made
+        for code in legal:
+            if code != move.code:
+                r = rater.rating(code, hand, unseen, n_unseen, risk, follow)
+                if r > best:
+                    best = r
+                    # Already down to the floor, where any better move leaves it: the rest of the
+                    # moves need no rating (most hands that the play rules out end here).
+                    if math.exp((made - best) / temperature) <= floor:
+                        return floor
         return max(floor, math.exp((made - best) / temperature))
 
 
