@@ -92,6 +92,14 @@ class DealSearch:
         the rules (a plain dataclass) would cost an interpreted call."""
         self.sweep_point = 0.0
 
+    def memo_key(self, state: State) -> MemoKey | None:
+        """What the memo knows ``state``'s moves and best capture by, or None where it does not
+        answer (a seat other than ``memo_seat``)."""
+        seat = state.to_move
+        if seat != self.memo_seat and self.memo_seat >= 0:
+            return None
+        return (seat, state.hands[seat], state.loose, state.builds)
+
     def seats(self, rules: Rules) -> tuple[bool, ...]:
         """``ours`` for ``rules`` (learnt at the first position seen, again if they change)."""
         if rules is not self.rules:
@@ -131,9 +139,7 @@ class DealSearch:
         """Beyond the horizon: what the player to move can take at once, for or against."""
         if not self.horizon:
             return 0.0
-        seat = state.to_move
-        memoized = seat == self.memo_seat or self.memo_seat < 0
-        key = (seat, state.hands[seat], state.loose, state.builds) if memoized else None
+        key = self.memo_key(state)
         known = self.memo.takes.get(key) if key is not None else None
         if known is None:
             best = 0.0
@@ -188,10 +194,9 @@ class DealSearch:
     def ordered(self, state: State) -> list[MoveCode]:
         """Moves most likely to matter first, at most ``breadth`` of them (captures by size); the
         list is the memo's, not to be changed."""
-        seat = state.to_move
-        if seat != self.memo_seat and self.memo_seat >= 0:
+        key = self.memo_key(state)
+        if key is None:
             return self._ordered(state)
-        key = (seat, state.hands[seat], state.loose, state.builds)
         moves = self.memo.moves
         known = moves.get(key)
         if known is not None:
