@@ -28,7 +28,7 @@ from cassino.players import (
 )
 from cassino.players.base import _REGISTRY, decide, parse_spec
 from cassino.players.errors import PlayerSpecError
-from cassino.players.evaluate import deal_moves, passed_over
+from cassino.players.evaluate import card_worth, deal_moves, distinct_moves, mirror_key, passed_over
 from cassino.players.heuristic import MoveRater, rate_moves
 from cassino.players.search import MoveMemo, SearchPlayer
 from cassino.players.solver import Solver, cards_known, world_of
@@ -323,9 +323,10 @@ def test_racing_drops_the_candidates_clearly_behind() -> None:
     lead, close, behind = 1, 2, 3
     seen = [{lead: 5.0 + d, close: 5.0 + d + wobble, behind: 3.0 + d} for d, wobble in zip(
         [0.0, 1.0, -1.0, 0.5, 2.0, -0.5], [-1.0, 0.8, -0.6, 0.9, -0.9, 0.6], strict=True)]  # fmt: skip
-    totals = {code: sum(world[code] for world in seen) for code in (lead, close, behind)}
-    assert player._raced([lead, close, behind], seen, totals) == [lead, close]
-    assert player._raced([behind], seen, totals) == [behind]
+    values = {code: [world[code] for world in seen] for code in (lead, close, behind)}
+    totals = {code: sum(values[code]) for code in (lead, close, behind)}
+    assert player._raced([lead, close, behind], values, totals) == [lead, close]
+    assert player._raced([behind], values, totals) == [behind]
 
 
 def test_racing_searches_fewer_positions_for_the_same_worlds() -> None:
@@ -384,13 +385,14 @@ def test_deal_moves_rebuild_each_position_of_the_deal(preset: str, players: int)
 def test_a_move_s_likelihood_is_the_model_s_softmax_of_every_rating(preset: str, players: int) -> None:
     """``DealPosition.likelihood`` (which stops rating once the floor is reached) is exactly the
     model's chance worked out from every move's rating: ``max(floor, exp((made - best) / t))``,
-    for hand after drawn hand, the floor reached and not."""
+    for hand after drawn hand, the floor reached and not; under a ``limit`` it is that chance, or
+    a bound of it below the limit, negated."""
     from cassino.players.heuristic import PLAYER_WEIGHTS
     from cassino.players.worlds import DealPosition
 
     rules = make_rules(preset, players=players)
     rng = random.Random(players)
-    floors = checked = 0
+    floors = checked = bounds = 0
     for seed in range(4):
         state = Game(rules, seed=seed).state
         while not state.hand_over:
@@ -418,9 +420,14 @@ def test_a_move_s_likelihood_is_the_model_s_softmax_of_every_rating(preset: str,
                     assert got == expected
                     floors += expected == 0.05
                     checked += 1
+                    # Under a limit it may stop early, with a bound between the chance and the limit.
+                    limit = rng.uniform(0.05, 1.0)
+                    bounded = position.likelihood(move, hand, 0.2, 0.05, limit)
+                    assert bounded == expected or expected <= -bounded < limit
+                    bounds += bounded < 0
             codes = state.legal_codes()
             state.push(codes[rng.randrange(len(codes))])
-    assert checked >= 100 and floors >= 10
+    assert checked >= 100 and floors >= 10 and bounds >= 10
 
 
 def test_the_true_hands_explain_a_heuristic_opponents_play() -> None:
@@ -452,6 +459,36 @@ def test_the_true_hands_explain_a_heuristic_opponents_play() -> None:
             assert p < 1.0, cards_of(world.hands[1] | 1 << ((played >> 2) & 63))
             doubted += 1
     assert doubted >= 5
+
+
+def test_a_world_s_weight_below_its_draw_is_known_early_and_only_then() -> None:
+    """``move_likelihood`` under ``below`` (the world's acceptance draw) may stop rating as soon
+    as the chance is surely under it: it is under ``below`` exactly when the full chance is, is
+    never under the full chance, and equals it when the world is kept."""
+    from cassino.players.worlds import deal_positions
+
+    rules = make_rules("classic")
+    rng = random.Random(5)
+    early = checked = 0
+    for seed in range(6):
+        state = Game(rules, seed=seed).state
+        while not state.hand_over:
+            view = view_of(state, state.to_move)
+            moves = deal_moves(view)
+            if moves:
+                positions = deal_positions(view, moves)
+                for _ in range(8):
+                    hands = sample_world(view, rng).hands
+                    exact = move_likelihood(view, moves, hands, 0.2, 0.05, positions=positions)
+                    below = rng.random()
+                    got = move_likelihood(view, moves, hands, 0.2, 0.05, below=below, positions=positions)
+                    assert (got < below) == (exact < below) and got >= exact
+                    assert got == exact or got < below
+                    early += got != exact
+                    checked += 1
+            codes = state.legal_codes()
+            state.push(codes[rng.randrange(len(codes))])
+    assert checked >= 200 and early >= 20
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("royal", 2), ("classic", 4)])
@@ -563,7 +600,7 @@ def test_a_world_drawn_again_is_searched_once() -> None:
     move = player.choose(view)
     rng = random.Random(4)
     worlds = [sample_world(view, rng) for _ in range(60)]
-    candidates = [c for _, c in sorted(rate_moves(view), key=lambda rc: -rc[0])[:12]]
+    candidates, _ratings = player.candidates_of(view)
     totals = dict.fromkeys(candidates, 0.0)
     work, searched = 0, set()
     for world in worlds:
@@ -678,3 +715,48 @@ def test_worlds_are_shuffled_with_the_draws_of_random_shuffle() -> None:
             shuffle(mine, cards)
             theirs.shuffle(expected)
             assert cards == expected and mine.random() == theirs.random()
+
+
+def test_mirror_moves_are_worth_the_same_in_every_world() -> None:
+    """Two moves that differ only by cards of one rank and one worth in one place (``mirror_key``)
+    get the same value in every world, searched or solved: so a choice searches one of them
+    (``distinct_moves``, the first kept). Two to four seats, classic, royal and spade scoring."""
+    pairs = 0
+    for preset, players in (("classic", 2), ("royal", 3), ("spade", 2), ("classic", 4)):
+        rules = make_rules(preset, players=players)
+        worth = card_worth(rules)
+        for state in _positions(rules, seed=11 + players, count=60):
+            view = view_of(state, state.to_move)
+            legal = list(view.legal)
+            kept = distinct_moves(legal, int(view.loose), worth)
+            key_of = {code: mirror_key(code, int(view.loose), worth) for code in legal}
+            assert kept == [c for i, c in enumerate(legal) if key_of[c] not in {key_of[d] for d in legal[:i]}]
+            mirrored = [c for c in legal if c not in kept]
+            if not mirrored:
+                continue
+            pairs += len(mirrored)
+            # A breadth that cuts nothing: the search's own tie-breaks at the cut are not the moves'.
+            player = SearchPlayer(seed=0, breadth=64, solve_below=6)
+            rng = random.Random(pairs)
+            for _ in range(3):
+                values, _work = player.world_values(sample_world(view, rng), legal, rules.side_of(view.seat))
+                for code in mirrored:
+                    first = next(c for c in kept if key_of[c] == key_of[code])
+                    assert values[code] == values[first]
+    assert pairs >= 40
+
+
+def test_mirror_keys_tell_cards_that_score_apart() -> None:
+    """Same rank and same worth are mirrors; the ten of diamonds (big casino), a spade, or another
+    place (a hand card against a loose one) are not."""
+    rules = make_rules("classic")
+    worth = card_worth(rules)
+    loose = _cards("4c 4d 10h 10d")
+    trails = [parse_code(f"trail {c}") for c in ("4h", "4s")]
+    assert distinct_moves(trails, loose, worth) == trails  # a spade's share of most spades
+    takes = [parse_code(line) for line in ("capture 4h 4: 4c", "capture 4h 4: 4d", "capture 4s 4: 4c")]
+    assert distinct_moves(takes, loose, worth) == [takes[0], takes[2]]
+    tens = [parse_code("capture 10c 10: 10h"), parse_code("capture 10c 10: 10d")]
+    assert distinct_moves(tens, loose, worth) == tens  # big casino is worth two points more
+    hearts = [parse_code("trail 7h"), parse_code("trail 7d"), parse_code("trail 7c")]
+    assert distinct_moves(hearts, loose, worth) == [hearts[0]]

@@ -154,9 +154,21 @@ def format_cards(mask: CardMask) -> str:
     return " ".join(CARD_NAMES[c] for c in cards_of(mask))
 
 
+_BITS16: Final[bytes] = bytes(bin(i).count("1") for i in range(1 << 16))
+"""The one bits of every 16-bit number."""
+
+
 def count(mask: CardMask) -> int:
-    """The number of cards in a mask."""
-    return mask.bit_count()
+    """The number of cards in a mask. Read from a table 16 bits at a time: compiled, this is
+    twice as fast as ``int.bit_count``, which compiled code calls by name, and the search counts
+    the cards of every move it orders."""
+    if mask < 0:
+        return mask.bit_count()
+    n = 0
+    while mask:
+        n += _BITS16[mask & 0xFFFF]
+        mask >>= 16
+    return n
 
 
 CLASSIC_VALUES: Final[tuple[int, ...]] = tuple(min(r + 1, 10) if r < JACK else 0 for r in range(13) for _ in SUITS)

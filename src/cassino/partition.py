@@ -326,13 +326,41 @@ CardSets: TypeAlias = "tuple[CardMask, ...] | LazyCardSets"
 
 def sets_key(loose: CardMask, value: int, extra: int, maximal: bool) -> int:
     """``card_sets``' arguments as one int, a cache key: the loose cards (52 bits), then the value
-    and the extra (four bits each) and ``maximal``, 61 bits in all."""
-    return loose | value << 52 | extra << 56 | (1 << 60 if maximal else 0)
+    and the extra (four bits each) and ``maximal``, 61 bits in all, mixed by ``spread``."""
+    return spread(loose | value << 52 | extra << 56 | (1 << 60 if maximal else 0))
+
+
+def spread(key: int) -> int:
+    """A key of at most 61 bits with its high bits folded into its low ones, one to one (each
+    step ``x ^ x >> k`` can be undone). A dict finds an int key by its low bits first (an int
+    hashes to itself): card masks share theirs (few tables hold an ace or a two) and the value
+    and extra sit at the top, so unmixed keys collide and each lookup walks a long chain."""
+    key ^= key >> 23
+    return key ^ key >> 41
+
+
+_SETS: Final[dict[int, tuple[CardMask, ...]]] = {}
 
 
 def card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSets:
     """The sets ``S`` of cards of ``loose`` (numeral cards of value at most ``value``) that
     ``splittable`` accepts, as card masks, the empty set first when it qualifies.
+
+    Answers of up to ``_CACHE_BIG`` sets are kept by their arguments (``sets_key``): an answer
+    depends on the table's cards up to the value alone, which the tables of a search's worlds
+    and lines share far more often than they share every card (``table_sets``)."""
+    key = sets_key(loose, value, extra, maximal)
+    found = _SETS.get(key)
+    if found is not None:
+        return found
+    sets = _card_sets(loose, value, extra, maximal)
+    if isinstance(sets, tuple) and len(sets) <= _CACHE_BIG:
+        keep(_SETS, key, sets, _LIMIT)
+    return sets
+
+
+def _card_sets(loose: CardMask, value: int, extra: int, maximal: bool) -> CardSets:
+    """``card_sets`` without its cache.
 
     Answers are made from the plans of the cards' value vector (cached); large ones lazily. The
     generator keeps the small ones of each table (``table_sets``).

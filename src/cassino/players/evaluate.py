@@ -25,6 +25,7 @@ from ..cards import (
     SPADES_MASK,
     CardMask,
     cards_of,
+    count,
 )
 from ..moves import CAPTURE, HIGHEST_VALUE, TRAIL, MoveCode, code_card, code_cards, code_kind, code_table, code_value
 from ..partition import UP_TO, card_sets
@@ -62,6 +63,40 @@ def card_worth(rules: Rules) -> tuple[float, ...]:
             w += 1.0 if bit & ACES_MASK else 0.0
         out.append(w)
     return tuple(out)
+
+
+def mirror_key(code: MoveCode, loose: CardMask, worth: tuple[float, ...]) -> tuple[object, ...]:
+    """What a move is up to exchanging cards that score alike: its kind and value, the played
+    card's rank and worth, the builds it takes, and the rank and worth of each loose card it takes.
+
+    Two cards of one rank and one worth score alike (``card_worth`` holds every point a suit can
+    bring), so where both lie in the same place, both in the mover's hand or both loose on the
+    table, exchanging them changes nothing in the position or in what any seat has seen: moves of
+    one key are worth exactly the same in every world (mirror images)."""
+    card = code_card(code)
+    taken = code_table(code)
+    kinds = []
+    rest = taken & loose
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        c = low.bit_length() - 1
+        kinds.append((c >> 2, worth[c]))
+    kinds.sort()
+    return (code_kind(code), code_value(code), card >> 2, worth[card], taken & ~loose, tuple(kinds))
+
+
+def distinct_moves(codes: list[MoveCode], loose: CardMask, worth: tuple[float, ...]) -> list[MoveCode]:
+    """``codes`` less each move whose mirror image (``mirror_key``) comes earlier: searching both
+    doubles the work for nothing, and a race between two moves of one value is never won."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for code in codes:
+        key = mirror_key(code, loose, worth)
+        if key not in seen:
+            seen.add(key)
+            out.append(code)
+    return out
 
 
 def value_takers(value: int) -> CardMask:
@@ -145,8 +180,8 @@ and a sweep's point included) and the rank whose card does it."""
 def capture_options(
     rules: Rules, worth: tuple[float, ...], loose: CardMask, builds: tuple[Build, ...]
 ) -> list[CaptureOption]:
-    """Every way a card could take something from this table, by capture value, then the court
-    pairings: the part of ``risk_of`` that depends on the table alone."""
+    """Every way a card could take something from this table, the best first (ties by capture
+    value, then the court pairings): the part of ``risk_of`` that depends on the table alone."""
     if not loose and not builds:
         return []
     table_all = loose
@@ -172,6 +207,9 @@ def capture_options(
             if on_table == table_all:
                 gain += sweep_bonus
             options.append((gain + CARD_SHARE, rank))
+    # Best first: ``risk_of`` orders them by what they take, at every hand it is asked under,
+    # and a sorted list sorts again in one pass.
+    options.sort(key=lambda option: -option[0])
     return options
 
 
@@ -181,7 +219,7 @@ def risk_of(options: list[CaptureOption], unseen: CardMask, hand_size: int, sure
     sweep's point): the expected best take. ``sure`` are cards the opponent is known to hold (a
     card of each build they own: of a build's value, so never a court under classic values, where
     courts take by pairing alone)."""
-    n_unseen = unseen.bit_count()
+    n_unseen = count(unseen)
     # (gain, chance) for each way to take something; the expected best of them is the risk.
     chances: list[tuple[float, float]] = []
     for gain, rank in options:
@@ -189,7 +227,7 @@ def risk_of(options: list[CaptureOption], unseen: CardMask, hand_size: int, sure
         if sure & kind:
             p = 1.0
         else:
-            p = holds_probability((unseen & kind).bit_count(), n_unseen, hand_size)
+            p = holds_probability(count(unseen & kind), n_unseen, hand_size)
             if p <= 0.0:
                 continue
         chances.append((gain, p))

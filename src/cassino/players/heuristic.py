@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from ..cards import DECK_SIZE, FULL_DECK, RANK_MASKS, CardMask
+from ..cards import DECK_SIZE, FULL_DECK, RANK_MASKS, CardMask, count
 from ..moves import BUILD, CAPTURE, HIGHEST_VALUE, MoveCode, code_card, code_cards, code_kind, code_value
 from ..rules import Rules
 from ..state import Build
@@ -157,7 +157,7 @@ class MoveRater:
     def terms(self, hand: CardMask, legal: Sequence[MoveCode]) -> list[tuple[float, float, float]]:
         """Each of the ``legal`` moves' three terms holding ``hand`` (see ``move_terms``)."""
         unseen = self.hidden & ~hand
-        n_unseen = unseen.bit_count()
+        n_unseen = count(unseen)
         return [self.move_terms(code, hand, unseen, n_unseen) for code in legal]
 
     def move_terms(self, code: MoveCode, hand: CardMask, unseen: CardMask, n_unseen: int) -> tuple[float, float, float]:
@@ -170,7 +170,7 @@ class MoveRater:
         gain = parts.gain
         if parts.kind == BUILD:
             takers = parts.takers
-            p = 1.0 if self.sure & takers else holds_probability((unseen & takers).bit_count(), n_unseen, opp_hand)
+            p = 1.0 if self.sure & takers else holds_probability(count(unseen & takers), n_unseen, opp_hand)
             # Kept: next turn the build and the card kept for it come home. Taken: they go across.
             gain = self.keep_weight * ((1 - p) * (gain + CARD_SHARE) - p * gain)
         risk = parts.left.risk(self, unseen, n_unseen) if opp_hand else 0.0
@@ -182,7 +182,7 @@ class MoveRater:
     ) -> list[tuple[float, MoveCode]]:
         """Each of the ``legal`` moves with its rating holding ``hand`` (see ``rate_moves``)."""
         unseen = self.hidden & ~hand
-        n_unseen = unseen.bit_count()
+        n_unseen = count(unseen)
         return [(self.rating(code, hand, unseen, n_unseen, risk_weight, follow_weight), code) for code in legal]
 
     def rating(

@@ -23,15 +23,16 @@ import time
 from collections.abc import Callable
 from typing import Final
 
+from ..cards import count
 from ..movegen import capture_families
-from ..moves import BUILD, CAPTURE, MoveCode, code_card, code_kind, code_table
+from ..moves import BUILD, CAPTURE, TABLE_SHIFT, MoveCode, code_card
 from ..native import checkpoint
 from ..rules import Rules
 from ..scoring import scored_sweeps, side_piles
 from ..state import State
 from ..view import View, plain_masks
 from .base import register
-from .evaluate import card_worth, mask_worth, passed_over, table_after
+from .evaluate import card_worth, distinct_moves, mask_worth, passed_over, table_after
 from .heuristic import rate_moves
 from .odds import HandStakes, game_odds
 from .solver import CAPTURE_FIRST, CHECK_NODES, GAME_WON, Bounds, Solver, SolverBudgetExceeded, in_order, probe, store
@@ -45,9 +46,11 @@ _PRIORITY_SPAN: Final = 256
 
 def _priority(code: MoveCode) -> int:
     """Sort key of ``DealSearch.ordered``: captures first, then by the table cards a move uses
-    (two points each), builds before trails on a tie."""
-    kind = code_kind(code)
-    return -((kind == CAPTURE) * CAPTURE_FIRST + code_table(code).bit_count() * 2 + (kind == BUILD))
+    (two points each), builds before trails on a tie. (The code read by bit operations, as
+    ``State.push`` does: it is asked of every move of every node searched.)"""
+    kind = code & 3  # code_kind
+    first = CAPTURE_FIRST if kind == CAPTURE else 1 if kind == BUILD else 0
+    return -(first + count(code >> TABLE_SHIFT) * 2)  # code_table's cards
 
 
 MemoKey = tuple[int, int, int, tuple[object, ...]]
@@ -207,7 +210,8 @@ class DealSearch:
     def _ordered(self, state: State) -> list[MoveCode]:
         """``ordered``, worked out."""
         codes = state.legal_codes()
-        return in_order(codes, [_PRIORITY_SPAN + _priority(code) for code in codes])[: self.breadth]
+        ordered = in_order(codes, [_PRIORITY_SPAN + _priority(code) for code in codes])
+        return ordered if len(ordered) <= self.breadth else ordered[: self.breadth]
 
     def value(self, state: State, depth: int, alpha: float, beta: float, deal_end: int) -> float:
         """The best future gain for ``side`` within ``depth`` plies (the others playing against it)."""
@@ -344,10 +348,7 @@ class SearchPlayer:
             if exact is not None:
                 return exact
             spent = self.solver.nodes
-        # Bounded candidates: the best-rated moves by the heuristic (all of them when few).
-        rated = sorted(rate_moves(view), key=lambda rc: -rc[0])[: self.candidates]
-        candidates = [c for _, c in rated]
-        ratings = {c: r for r, c in rated}
+        candidates, ratings = self.candidates_of(view)
         make_world: Callable[[], State]
         if self.doubt < 1.0:
             unlikely = passed_over(view)
@@ -362,6 +363,13 @@ class SearchPlayer:
             make_world = lambda: sample_world(view, self.rng)  # noqa: E731
         stakes = self._stakes(view) if self.game else None
         return self._sample(make_world, candidates, side, ratings, spent=spent, stakes=stakes)
+
+    def candidates_of(self, view: View) -> tuple[list[MoveCode], dict[MoveCode, float]]:
+        """The moves a choice searches, best-rated by the heuristic first: at most ``candidates``
+        of them, one of each set of mirror images (``distinct_moves``); and every move's rating."""
+        rated = sorted(rate_moves(view), key=lambda rc: -rc[0])
+        codes = distinct_moves([c for _, c in rated], int(view.loose), card_worth(view.rules))
+        return codes[: self.candidates], {c: r for r, c in rated}
 
     def _stakes(self, view: View) -> tuple[HandStakes, float] | None:
         """What this hand is worth to the game, when a side may reach the target in it and the
@@ -452,7 +460,8 @@ class SearchPlayer:
         done = 0
         work = spent
         live = list(candidates)
-        seen: list[dict[MoveCode, float]] = []
+        seen: dict[MoveCode, list[float]] = {code: [] for code in candidates} if self.race > 0 else {}
+        """Each live candidate's value in every world so far (the race's)."""
         searched: dict[tuple[object, ...], dict[MoveCode, float]] = {}
         memo = MoveMemo()  # one choice's: a later choice meets few of its positions again
         while True:
@@ -472,7 +481,8 @@ class SearchPlayer:
                     totals[code] += 2 * GAME_WON * table.chance(margin + v) + v
             done += 1
             if self.race > 0:
-                seen.append(values)
+                for code in live:
+                    seen[code].append(values.get(code, 0.0))
                 if done >= self.race_after and len(live) > 1:
                     live = self._raced(live, seen, totals)
                     if len(live) == 1:  # the race is won: more worlds would change nothing
@@ -515,19 +525,21 @@ class SearchPlayer:
         return (world.hands,)
 
     def _raced(
-        self, live: list[MoveCode], seen: list[dict[MoveCode, float]], totals: dict[MoveCode, float]
+        self, live: list[MoveCode], seen: dict[MoveCode, list[float]], totals: dict[MoveCode, float]
     ) -> list[MoveCode]:
         """The candidates still in the race: those whose mean loss to the leader, world by world
         (only differences within a world compare), is within ``race`` standard errors of nothing;
-        the leader has the best of ``totals``, each live move's sum over the worlds ``seen``.
+        the leader has the best of ``totals``, each live move's sum over the worlds, whose values
+        ``seen`` holds in order.
         The rest are searched no more, so the worlds left go to the moves that may still win."""
         leader = max(live, key=lambda code: totals[code])
+        lead = seen[leader]
         kept = []
         for code in live:
             if code == leader:
                 kept.append(code)
                 continue
-            losses = [world.get(code, 0.0) - world.get(leader, 0.0) for world in seen]
+            losses = [v - w for v, w in zip(seen[code], lead, strict=True)]
             n = len(losses)
             mean = sum(losses) / n
             spread = (sum((x - mean) ** 2 for x in losses) / (n - 1)) ** 0.5 if n > 1 else 0.0

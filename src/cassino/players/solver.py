@@ -107,13 +107,21 @@ def in_order(codes: list[MoveCode], ranks: list[int]) -> list[MoveCode]:
     stable sort by a key, done as one sort of ints packing rank and place, which compares far
     faster than a key function called for each move (searches order the moves of every node)."""
     n = len(codes)
+    if n <= 1:
+        return list(codes)
     if n >= 1 << _PLACE_BITS:
-        order = sorted(range(n), key=lambda i: ranks[i])
-        return [codes[i] for i in order]
+        return _in_order_long(codes, ranks)
     keys = [(rank << _PLACE_BITS) | i for i, rank in enumerate(ranks)]
     keys.sort()
     place = (1 << _PLACE_BITS) - 1
     return [codes[k & place] for k in keys]
+
+
+def _in_order_long(codes: list[MoveCode], ranks: list[int]) -> list[MoveCode]:
+    """``in_order`` of a list too long to pack its places: a function of its own, so that the
+    usual call makes no closure for this key."""
+    order = sorted(range(len(codes)), key=lambda i: ranks[i])
+    return [codes[i] for i in order]
 
 
 _RANK_SPAN: Final = CAPTURE_FIRST + 64

@@ -15,7 +15,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from ..cards import CardMask, cards_of
+from ..cards import CardMask, cards_of, count
 from ..state import State
 from ..view import View, plain_masks
 from .evaluate import DealMove, deal_moves, value_takers
@@ -187,7 +187,11 @@ def move_likelihood(
         p = cache.get(key) if cache is not None else None
         if p is None:
             position = positions[i] if positions is not None else DealPosition(view, move)
-            p = position.likelihood(move, hand, temperature, floor)
+            p = position.likelihood(move, hand, temperature, floor, below / total if below else 0.0)
+            if p < 0.0:  # rating stopped once the chance was surely too small: -p bounds it
+                if total * -p < below:
+                    return total * -p
+                p = position.likelihood(move, hand, temperature, floor)  # at the edge, in full
             if cache is not None:
                 cache[key] = p
         total *= p
@@ -216,8 +220,11 @@ class DealPosition:
         )  # fmt: skip
         self.state.backtracked = True
 
-    def likelihood(self, move: DealMove, hand: CardMask, temperature: float, floor: float) -> float:
-        """How likely the model makes ``move``'s choice holding ``hand`` (1 when it is its best)."""
+    def likelihood(self, move: DealMove, hand: CardMask, temperature: float, floor: float, limit: float = 0.0) -> float:
+        """How likely the model makes ``move``'s choice holding ``hand`` (1 when it is its best).
+        Once a better move puts it under ``limit`` (above ``floor``), the rest are not rated and
+        the chance so far comes back negated: only a bound above the chance, which the caller
+        (``move_likelihood``) needs no closer, since it already rejects the world."""
         hands = [0] * len(self.state.hands)
         hands[self.state.to_move] = hand
         self.state.hands = tuple(hands)
@@ -229,7 +236,7 @@ class DealPosition:
         risk, _keep, follow, _trail = PLAYER_WEIGHTS
         rater = self.rater
         unseen = rater.hidden & ~hand
-        n_unseen = unseen.bit_count()
+        n_unseen = count(unseen)
         made = rater.rating(move.code, hand, unseen, n_unseen, risk, follow)
         best = made
         for code in legal:
@@ -239,8 +246,11 @@ class DealPosition:
                     best = r
                     # Already down to the floor, where any better move leaves it: the rest of the
                     # moves need no rating (most hands that the play rules out end here).
-                    if math.exp((made - best) / temperature) <= floor:
+                    p = math.exp((made - best) / temperature)
+                    if p <= floor:
                         return floor
+                    if p < limit:
+                        return -p
         return max(floor, math.exp((made - best) / temperature))
 
 
