@@ -503,7 +503,9 @@ def test_a_tutorial_game_teaches(server: Server, browser: Any) -> None:
             coached["shot"] = True
         if page.is_visible("[data-testid=coach-note]"):
             text = page.inner_text("#coach-text")
-            assert text.startswith("Better: ") and "points more" in text, text
+            # The points it costs, or (the guided coach's own rule, on some deals) why a trail
+            # was careless.
+            assert text.startswith("Better: ") and ("points more" in text or "capture first" in text), text
             coached["bubble"] = True
             page.click("#coach-close")
         if page.is_visible("[data-testid=lesson]"):
