@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import gc
+import itertools
 import math
 import random
+from collections import Counter
 
 import pytest
 
@@ -32,7 +35,14 @@ from cassino.players.evaluate import card_worth, deal_moves, distinct_moves, mir
 from cassino.players.heuristic import MoveRater, rate_moves
 from cassino.players.search import MoveMemo, SearchPlayer
 from cassino.players.solver import Solver, cards_known, world_of
-from cassino.players.worlds import BalancedDeals, WorldSampler, move_likelihood, sample_world, shuffle
+from cassino.players.worlds import (
+    BalancedDeals,
+    WorldSampler,
+    move_likelihood,
+    sample_world,
+    shuffle,
+    stock_after,
+)
 from cassino.rules import Rules, make_rules
 from cassino.state import State
 from cassino.view import view_of
@@ -533,9 +543,25 @@ def test_world_sampler_keeps_worlds_consistent_and_repeats_by_seed() -> None:
         for _ in range(3):
             world = first()
             assert view_of(world, view.seat, view.history) == view
+            others = 0
+            for seat, hand in enumerate(world.hands):
+                others |= hand if seat != view.seat else 0
+            assert sorted(world.remaining_stock) == cards_of(int(view.unseen) & ~others)
             assert world.hands == second().hands
             drawn += 1
     assert drawn >= 40
+
+
+def test_a_world_s_stock_is_the_rest_of_the_unseen_cards_in_any_order() -> None:
+    """``stock_after`` (dealt only for a world kept): the unseen cards no hand holds, every order
+    of them as often as any other (24 orders of four cards over 4,800 stocks: 200 each, within 4.3
+    standard deviations)."""
+    rng = random.Random(1)
+    pool = [3, 17, 25, 40, 51]
+    hands = [1 << 17, 1 << 0]  # one card of the pool, and one of the seat's own hand (not in it)
+    counts = Counter(tuple(stock_after(pool, hands, rng)) for _ in range(4800))
+    assert set(counts) == set(itertools.permutations([3, 25, 40, 51]))
+    assert all(140 <= n <= 260 for n in counts.values()), counts
 
 
 def test_balanced_worlds_match_the_view_and_deal_every_card_evenly() -> None:
@@ -585,6 +611,26 @@ def test_balanced_worlds_read_only_the_view() -> None:
     for _ in range(30):
         a, b = first(), second()
         assert a.hands == b.hands and a.stock == b.stock
+
+
+def test_a_choice_leaves_the_cycle_collector_as_it_found_it() -> None:
+    """The search pauses Python's cycle collector while it chooses and gives it back as it was:
+    running after a choice, and still paused where the caller had paused it. It may pause it
+    because it makes no cycles: a choice leaves nothing for the collector to find."""
+    state = Game(make_rules("classic"), seed=2).state
+    view = view_of(state, state.to_move)
+    player = make_player("master", seed=1)
+    assert gc.isenabled()
+    player.choose(view)
+    assert gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        player.choose(view)
+        assert not gc.isenabled()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_a_world_drawn_again_is_searched_once() -> None:

@@ -167,8 +167,8 @@ LEVELS: tuple[Level, ...] = (
     Level(
         "master",
         "reads the opponents' play, looks several moves ahead over the hands they may hold",
-        # Balanced worlds, the candidates racing: the default search's strength within noise in
-        # 0.41 of its time (docs/players.md, Speed).
+        # Balanced worlds, the candidates racing: the strength of the search as it was within
+        # noise in 0.19 of its time (docs/players.md, Speed).
         "search:balance=1,worlds=40,race=2,race_after=8",
     ),
 )

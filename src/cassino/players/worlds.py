@@ -105,14 +105,25 @@ def _world(view: View, hands: list[CardMask], stock: list[int]) -> State:
     )  # fmt: skip
 
 
+def stock_after(pool: list[int], hands: list[CardMask], rng: random.Random) -> list[int]:
+    """The stock of a world whose ``hands`` are dealt: the other cards of the unseen ``pool``,
+    shuffled. Made only for a world kept: a deal weighed and rejected never needs its stock."""
+    taken = 0
+    for hand in hands:
+        taken |= hand
+    stock = [c for c in pool if not taken >> c & 1]
+    shuffle(rng, stock)
+    return stock
+
+
 class BalancedDeals:
     """Worlds whose hidden hands are dealt in turn from one shuffle of the unseen cards after
     another, so that over the worlds every unseen card lands in the other hands about equally often
     (stratified sampling: the card-by-card luck of independent deals, most of the noise in a
     few worlds' mean, cancels). The stock of each world is the rest, shuffled.
 
-    Where another seat owns a build (it must hold a card that takes it) each world is an
-    independent ``sample_world``, which keeps that promise."""
+    Where another seat owns a build (it must hold a card that takes it) each world's hands are an
+    independent ``sample_deal``'s, which keeps that promise."""
 
     def __init__(self, view: View, rng: random.Random) -> None:
         self.view = view
@@ -126,30 +137,26 @@ class BalancedDeals:
 
     def __call__(self) -> State:
         """The next world."""
-        hands, stock = self.deal()
-        return _world(self.view, hands, stock)
+        hands = self.hands()
+        return _world(self.view, hands, stock_after(self.pool, hands, self.rng))
 
-    def deal(self) -> WorldDeal:
-        """The next world's deal, before its position is made."""
+    def hands(self) -> list[CardMask]:
+        """The next world's hands (the seat's own included), before its stock is dealt."""
         view = self.view
         if not self.free or not self.need:
-            return sample_deal(view, self.rng)
+            return sample_deal(view, self.rng)[0]
         if len(self.order) < self.need:
             self.order += self._next_shuffle(set(self.order))
         dealt = self.order[: self.need]
         del self.order[: self.need]
         hands = [0] * view.rules.players
         hands[view.seat] = int(view.hand)
-        taken = 0
         i = 0
         for seat, room in enumerate(self.room):
             for c in dealt[i : i + room]:
                 hands[seat] |= 1 << c
-                taken |= 1 << c
             i += room
-        stock = [c for c in self.pool if not taken >> c & 1]
-        shuffle(self.rng, stock)
-        return hands, stock
+        return hands
 
     def _next_shuffle(self, waiting: set[int]) -> list[int]:
         """A fresh shuffle of every unseen card, to follow the last one's cards still ``waiting``:
@@ -291,9 +298,10 @@ class WorldSampler:
     ) -> None:  # fmt: skip
         self.view = view
         self.rng = rng
-        self.propose: Callable[[], WorldDeal] = (
-            BalancedDeals(view, rng).deal if balanced else lambda: sample_deal(view, rng)
+        self.propose: Callable[[], list[CardMask]] = (
+            BalancedDeals(view, rng).hands if balanced else lambda: sample_deal(view, rng)[0]
         )
+        self.pool = cards_of(int(view.unseen))
         self.temperature = temperature
         self.floor = floor
         self.tries = tries
@@ -305,26 +313,29 @@ class WorldSampler:
         """One world; without moves to read, a plain uniform draw. Only the world kept is made a
         position: a rejected deal is weighed by its hands alone."""
         if not self.moves:
-            hands, stock = self.propose()
-            return _world(self.view, hands, stock)
-        rejected: list[WorldDeal] = []
+            return self._world(self.propose())
+        rejected: list[list[CardMask]] = []
         for _ in range(self.tries):
-            deal = self.propose()
+            hands = self.propose()
             draw = self.rng.random()
             p = move_likelihood(
-                self.view, self.moves, deal[0], self.temperature, self.floor, self.cache, draw, self.positions
+                self.view, self.moves, hands, self.temperature, self.floor, self.cache, draw, self.positions
             )
             if draw < p:
-                return _world(self.view, deal[0], deal[1])
-            rejected.append(deal)
+                return self._world(hands)
+            rejected.append(hands)
         # None accepted: the likeliest, each likelihood now worked out in full (the first counted
         # moves come from the cache).
         best = rejected[0]
         best_p = -1.0
-        for deal in rejected:
+        for hands in rejected:
             p = move_likelihood(
-                self.view, self.moves, deal[0], self.temperature, self.floor, self.cache, positions=self.positions
+                self.view, self.moves, hands, self.temperature, self.floor, self.cache, positions=self.positions
             )
             if p > best_p:
-                best, best_p = deal, p
-        return _world(self.view, best[0], best[1])
+                best, best_p = hands, p
+        return self._world(best)
+
+    def _world(self, hands: list[CardMask]) -> State:
+        """The world of the hands kept, its stock dealt now."""
+        return _world(self.view, hands, stock_after(self.pool, hands, self.rng))
