@@ -313,7 +313,7 @@ class WorldSampler:
         """One world; without moves to read, a plain uniform draw. Only the world kept is made a
         position: a rejected deal is weighed by its hands alone."""
         if not self.moves:
-            return self._world(self.propose())
+            return self._kept(self.propose())
         rejected: list[list[CardMask]] = []
         for _ in range(self.tries):
             hands = self.propose()
@@ -322,7 +322,7 @@ class WorldSampler:
                 self.view, self.moves, hands, self.temperature, self.floor, self.cache, draw, self.positions
             )
             if draw < p:
-                return self._world(hands)
+                return self._kept(hands)
             rejected.append(hands)
         # None accepted: the likeliest, each likelihood now worked out in full (the first counted
         # moves come from the cache).
@@ -334,8 +334,8 @@ class WorldSampler:
             )
             if p > best_p:
                 best, best_p = hands, p
-        return self._world(best)
+        return self._kept(best)
 
-    def _world(self, hands: list[CardMask]) -> State:
+    def _kept(self, hands: list[CardMask]) -> State:
         """The world of the hands kept, its stock dealt now."""
         return _world(self.view, hands, stock_after(self.pool, hands, self.rng))
